@@ -1,0 +1,31 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import react from '@vitejs/plugin-react'
+
+// Main and preload are bundled for Electron; dependencies stay external (electron-vite's default),
+// so better-sqlite3's native binding is loaded from node_modules at run time.
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src-main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      // Sandboxed preloads cannot be ES modules.
+      rollupOptions: {
+        input: { index: resolve(import.meta.dirname, 'src-main/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    // Relative asset URLs work from file:// (desktop) and from /console/ (headless) alike.
+    base: './',
+    root: resolve(import.meta.dirname, 'src-renderer'),
+    build: {
+      rollupOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
+    },
+    plugins: [react()],
+  },
+})

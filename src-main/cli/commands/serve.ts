@@ -1,0 +1,39 @@
+import { type Command, Option } from 'commander'
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../../../src-shared/constants'
+import { startHeadless } from '../../headless'
+import { parsePort } from '../options'
+import { consoleBuildDir, defaultDbPath } from '../paths'
+import { VERSION } from '../version'
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the service and the console over HTTP in plain Node (headless mode)')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parsePort, DEFAULT_HTTP_PORT)
+    .option('-H, --host <address>', 'address to bind; loopback unless you mean to expose it', DEFAULT_HTTP_HOST)
+    .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
+    .addOption(new Option('--no-seed', 'leave a new database empty instead of adding demo data'))
+    .action(async (opts: { port: number; host: string; db?: string; seed: boolean }) => {
+      const log = (line: string) => process.stdout.write(`${line}\n`)
+      const starting = startHeadless({
+        dbPath: opts.db ?? defaultDbPath(),
+        host: opts.host,
+        port: opts.port,
+        envToken: process.env.CALLSCOPE_TOKEN || undefined,
+        seedNewDatabase: opts.seed ? 'small' : false,
+        uiRoot: consoleBuildDir,
+        version: VERSION,
+        log,
+      })
+      // Handlers go in before "Listening on" is printed: a supervisor may signal right after it.
+      const stop = async (signal: string) => {
+        log(`${signal}: shutting down`)
+        const running = await starting.catch(() => null)
+        await running?.stop()
+        process.exit(0)
+      }
+      process.once('SIGINT', () => void stop('SIGINT'))
+      process.once('SIGTERM', () => void stop('SIGTERM'))
+      await starting
+    })
+}

@@ -1,0 +1,20 @@
+import { InvalidArgumentError } from 'commander'
+
+/** Commander argument parsers: a bad value becomes a one-line usage error (exit code 2). */
+
+export function parsePort(value: string): number {
+  const port = Number(value)
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535.')
+  return port
+}
+
+export function parseNonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a non-negative integer.')
+  return Number(value)
+}
+
+export function parseDate(value: string): number {
+  const ms = Date.parse(value)
+  if (Number.isNaN(ms)) throw new InvalidArgumentError('expected an ISO 8601 date or date-time.')
+  return ms
+}

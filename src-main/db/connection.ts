@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
+import type { Database } from './schema'
+
+export interface OpenDatabaseOptions {
+  /** File path, or `:memory:` for a private in-memory store (tests). */
+  path: string
+  readonly?: boolean
+  /** Path to an alternative better-sqlite3 native binding (the Electron-ABI build in the desktop app). */
+  nativeBinding?: string
+}
+
+export interface DatabaseHandle {
+  /** The raw driver, for what kysely cannot express: pragmas, bulk loading, backups. */
+  sqlite: BetterSqlite3.Database
+  db: Kysely<Database>
+  path: string
+  close(): Promise<void>
+}
+
+export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true })
+  const sqlite = new BetterSqlite3(options.path, {
+    readonly: options.readonly ?? false,
+    nativeBinding: options.nativeBinding,
+  })
+  applyPragmas(sqlite, options.readonly ?? false)
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  let closed = false
+  return {
+    sqlite,
+    db,
+    path: options.path,
+    async close() {
+      if (closed) return
+      closed = true
+      // Kysely's destroy closes the better-sqlite3 handle too.
+      await db.destroy()
+    },
+  }
+}
+
+function applyPragmas(sqlite: BetterSqlite3.Database, readonly: boolean): void {
+  // WAL lets the console read while an import writes; NORMAL sync is durable across app crashes
+  // in WAL mode and only risks the last transaction on power loss.
+  if (!readonly) sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  sqlite.pragma('cache_size = -65536') // 64 MiB page cache
+  sqlite.pragma('temp_store = MEMORY')
+}

@@ -1,0 +1,30 @@
+import { type Kysely, Migrator } from 'kysely'
+import { migrations } from './migrations'
+
+export interface SchemaVersion {
+  /** Name of the newest applied migration, or null on an empty database. */
+  current: string | null
+  applied: number
+  available: number
+}
+
+function migrator(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } })
+}
+
+/** Brings the schema to the newest version; a no-op when it is already there. */
+export async function migrateToLatest(db: Kysely<any>): Promise<SchemaVersion> {
+  const { error } = await migrator(db).migrateToLatest()
+  if (error) throw error instanceof Error ? error : new Error(String(error))
+  return schemaVersion(db)
+}
+
+export async function schemaVersion(db: Kysely<any>): Promise<SchemaVersion> {
+  const all = await migrator(db).getMigrations()
+  const applied = all.filter((m) => m.executedAt !== undefined)
+  return {
+    current: applied.at(-1)?.name ?? null,
+    applied: applied.length,
+    available: all.length,
+  }
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely'
+import { initial } from './0001-initial'
+
+/**
+ * Every migration, in order. Listed statically (not read from disk) so the same list works
+ * under tsx, in the bundled Electron main process and in tests. Names are never changed once shipped.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+}

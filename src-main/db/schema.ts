@@ -1,0 +1,235 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+
+/**
+ * Kysely table interfaces. Booleans are stored as 0/1 integers, timestamps as ISO 8601 UTC text
+ * with milliseconds (`2026-11-22T10:00:00.000Z`, so text order is time order) and JSON as text.
+ */
+
+/** 0 or 1. */
+type Flag = number
+/** JSON text. */
+type Json = string
+/** A column with a database default: optional on insert. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>
+
+export interface TenantsTable {
+  id: string
+  name: string
+  billing_plan: string
+  status: Defaulted<string>
+  sip_enabled: Defaulted<Flag>
+  recording_enabled: Defaulted<Flag>
+  analytics_enabled: Defaulted<Flag>
+  max_concurrent_calls: Defaulted<number>
+  monthly_call_limit: Defaulted<number>
+  monthly_usage_cents: Defaulted<number>
+  meta_data: Json | null
+  sip_domain: string | null
+  sip_username: string | null
+  hipaa_enabled: Defaulted<Flag>
+  pci_enabled: Defaulted<Flag>
+  recording_format: Defaulted<string>
+  retention_days: Defaulted<number>
+  data_encryption_enabled: Defaulted<Flag>
+  webhook_url: string | null
+  webhook_timeout_seconds: Defaulted<number>
+  created_at: string
+  updated_at: string
+}
+
+export interface AgentsTable {
+  id: string
+  tenant_id: string
+  name: string
+  description: string | null
+  /** JSON array of BCP 47 language tags. */
+  languages: Json
+  primary_language: string
+  llm_provider: string
+  llm_model: string
+  stt_provider: string
+  stt_model: string
+  tts_provider: string
+  tts_model: string
+  voice_id: string | null
+  status: Defaulted<string>
+  created_at: string
+  updated_at: string
+}
+
+export interface SquadsTable {
+  id: string
+  tenant_id: string
+  name: string
+  description: string | null
+  routing_strategy: string
+  created_at: string
+  updated_at: string
+}
+
+export interface SquadMembersTable {
+  squad_id: string
+  agent_id: string
+  role: Defaulted<string>
+  priority: Defaulted<number>
+  /** JSON array of skill names. */
+  skills: Defaulted<Json>
+  joined_at: string
+}
+
+export interface ConversationsTable {
+  id: string
+  tenant_id: string
+  agent_id: string
+  squad_id: string | null
+  channel: string
+  language: string
+  status: string
+  /** Strategy that routed this session to its agent, when it came through a squad. */
+  routing_strategy: string | null
+  /** Time the caller waited before an agent picked up. */
+  wait_ms: number | null
+  resolved: Flag | null
+  /** The end user (caller number or chat user id). */
+  user_id: string | null
+  created_at: string
+  updated_at: string
+  ended_at: string | null
+}
+
+export interface MessagesTable {
+  id: string
+  conversation_id: string
+  position: number
+  role: string
+  content: string
+  language: string | null
+  tool_name: string | null
+  tool_call_id: string | null
+  tool_arguments: Json | null
+  tool_result: Json | null
+  latency_ms: number | null
+  created_at: string
+}
+
+export interface CallsTable {
+  id: string
+  tenant_id: string
+  agent_id: string | null
+  conversation_id: string | null
+  sip_trunk_id: string | null
+  direction: string
+  from_number: string
+  to_number: string
+  status: string
+  end_reason: string | null
+  started_at: string
+  answered_at: string | null
+  ended_at: string | null
+  duration_ms: number | null
+}
+
+export interface CallLogsTable {
+  /** Insertion order; the tie-break of timestamp order and the FTS5 rowid. */
+  seq: Generated<number>
+  id: string
+  tenant_id: string
+  log_type: string
+  log_level: string
+  message: string
+  timestamp: string
+  agent_id: string | null
+  session_id: string | null
+  call_id: string | null
+  details: Defaulted<Json>
+  user_id: string | null
+  trace_id: string | null
+  request_id: string | null
+}
+
+export interface TransfersTable {
+  id: string
+  tenant_id: string
+  squad_id: string | null
+  conversation_id: string
+  from_agent_id: string
+  to_agent_id: string
+  reason: string
+  outcome: string
+  /** Time from the transfer request until the receiving agent took over (or gave up). */
+  latency_ms: number
+  requested_at: string
+}
+
+export interface SipInboundTrunksTable {
+  sip_trunk_id: string
+  tenant_id: string | null
+  name: string
+  numbers: Defaulted<Json>
+  allowed_addresses: Defaulted<Json>
+  allowed_numbers: Defaulted<Json>
+  auth_username: string | null
+  /** Whether a password is configured; the password itself is never stored here. */
+  auth_password_set: Defaulted<Flag>
+  metadata: string | null
+  krisp_enabled: Defaulted<Flag>
+  source: Defaulted<string>
+  created_at: string
+  updated_at: string
+}
+
+export interface ProviderCredentialsTable {
+  provider_kind: string
+  provider: string
+  /** Encrypted secret (format owned by the credentials module). */
+  secret: string
+  /** Masked hint such as `sk-…a1b2`, safe to show. */
+  key_hint: string
+  base_url: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface ApiTokensTable {
+  id: string
+  name: string
+  /** SHA-256 of the token, hex. The token itself is never stored. */
+  token_hash: string
+  /** First characters of the token, to recognise it in listings. */
+  token_prefix: string
+  role: string
+  tenant_id: string | null
+  created_at: string
+  last_used_at: string | null
+  revoked_at: string | null
+}
+
+export interface SettingsTable {
+  key: string
+  /** JSON text. */
+  value: Json
+  updated_at: string
+}
+
+export interface Database {
+  tenants: TenantsTable
+  agents: AgentsTable
+  squads: SquadsTable
+  squad_members: SquadMembersTable
+  conversations: ConversationsTable
+  messages: MessagesTable
+  calls: CallsTable
+  call_logs: CallLogsTable
+  transfers: TransfersTable
+  sip_inbound_trunks: SipInboundTrunksTable
+  provider_credentials: ProviderCredentialsTable
+  api_tokens: ApiTokensTable
+  settings: SettingsTable
+}
+
+export type TenantRow = Selectable<TenantsTable>
+export type NewTenant = Insertable<TenantsTable>
+export type AgentRow = Selectable<AgentsTable>
+export type CallLogRow = Selectable<CallLogsTable>
+export type NewCallLog = Insertable<CallLogsTable>
+export type ApiTokenRow = Selectable<ApiTokensTable>

@@ -1,0 +1,53 @@
+import { createHttpApp } from './transport/http/app'
+import { createHostGuard } from './transport/http/host-guard'
+import { startListener } from './transport/http/listener'
+import { createService, type ServiceOptions } from './service'
+
+export interface HeadlessOptions extends ServiceOptions {
+  host: string
+  port: number
+  uiRoot: string | null
+  version: string
+  log: (line: string) => void
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/
+
+/** The headless service: store, HTTP listener and console, as `callscope serve` runs them. */
+export async function startHeadless(options: HeadlessOptions) {
+  const { log } = options
+  log(`Callscope ${options.version}`)
+  const service = await createService(options)
+  try {
+    log(`Database: ${service.handle.path}${service.isNew ? ' (new)' : ''}`)
+    if (service.seeded) {
+      const s = service.seeded
+      log(`Seeded demo data: ${s.tenants} tenants, ${s.agents} agents, ${s.conversations} sessions, ${s.callLogs} call logs (${s.ms} ms)`)
+    }
+    if (options.envToken) {
+      log('Admin token: taken from CALLSCOPE_TOKEN')
+    } else if ((await service.tokens.countActiveAdmins()) === 0) {
+      const { token } = await service.tokens.create({ name: 'initial admin', role: 'admin' })
+      log(`Admin token (shown once; keep it, or create another with "callscope token create"): ${token}`)
+    }
+    if (!LOOPBACK.test(options.host)) {
+      log(`Warning: listening on ${options.host}, not loopback: other machines can reach this port.`)
+    }
+    const hostGuard = createHostGuard(options.host)
+    const app = createHttpApp({ service, version: options.version, hostGuard, uiRoot: options.uiRoot })
+    const listener = await startListener(app, { host: options.host, port: options.port, hostGuard })
+    log(`Console: ${listener.url}/console/`)
+    log(`Listening on ${listener.url}`)
+    return {
+      service,
+      listener,
+      async stop() {
+        await listener.close()
+        await service.close()
+      },
+    }
+  } catch (error) {
+    await service.close()
+    throw error
+  }
+}

@@ -1,0 +1,14 @@
+/** Errors the services raise; each transport maps them to its own status codes. */
+export class NotFoundError extends Error {
+  constructor(what: string) {
+    super(`${what} not found`)
+    this.name = 'NotFoundError'
+  }
+}
+
+export class ForbiddenError extends Error {
+  constructor(message = 'Not enough permissions') {
+    super(message)
+    this.name = 'ForbiddenError'
+  }
+}

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely'
+import type { Tenant } from '../../../src-shared/schemas/tenant'
+import type { Database, TenantRow } from '../../db/schema'
+import { NotFoundError } from '../errors'
+import type { Principal } from '../tokens/tokens.service'
+import * as repo from './tenants.repo'
+
+/** Maps a stored row to the spec's Tenant object (0/1 flags to booleans, JSON text to objects). */
+export function toTenant(row: TenantRow): Tenant {
+  return {
+    id: row.id,
+    name: row.name,
+    billing_plan: row.billing_plan,
+    status: row.status,
+    sip_enabled: row.sip_enabled === 1,
+    recording_enabled: row.recording_enabled === 1,
+    analytics_enabled: row.analytics_enabled === 1,
+    max_concurrent_calls: row.max_concurrent_calls,
+    monthly_call_limit: row.monthly_call_limit,
+    monthly_usage_cents: row.monthly_usage_cents,
+    meta_data: row.meta_data === null ? null : (JSON.parse(row.meta_data) as Record<string, unknown>),
+    sip_domain: row.sip_domain,
+    sip_username: row.sip_username,
+    hipaa_enabled: row.hipaa_enabled === 1,
+    pci_enabled: row.pci_enabled === 1,
+    recording_format: row.recording_format,
+    retention_days: row.retention_days,
+    data_encryption_enabled: row.data_encryption_enabled === 1,
+    webhook_url: row.webhook_url,
+    webhook_timeout_seconds: row.webhook_timeout_seconds,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+/** A tenant-scoped principal sees only its own tenant: any other is "not found", not "forbidden". */
+export function canSeeTenant(principal: Principal, tenantId: string): boolean {
+  return principal.tenantId === null || principal.tenantId === tenantId
+}
+
+export function createTenantsService(db: Kysely<Database>) {
+  return {
+    async get(principal: Principal, id: string): Promise<Tenant> {
+      const row = canSeeTenant(principal, id) ? await repo.findTenant(db, id) : undefined
+      if (!row) throw new NotFoundError('Tenant')
+      return toTenant(row)
+    },
+  }
+}
+
+export type TenantsService = ReturnType<typeof createTenantsService>

@@ -1,0 +1,108 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { TokenRole } from '../../../src-shared/constants'
+import type { Database } from '../../db/schema'
+import { isoNow } from '../../lib/clock'
+import * as repo from './tokens.repo'
+
+/** Who is calling: what the transports hand to the services. */
+export interface Principal {
+  role: TokenRole
+  /** Set for tenant-scoped tokens: only this tenant's data is visible. */
+  tenantId: string | null
+  /** Stored token id; null for the CALLSCOPE_TOKEN environment token. */
+  tokenId: string | null
+}
+
+export interface CreateTokenInput {
+  name: string
+  role: TokenRole
+  tenantId?: string | null
+}
+
+export interface CreatedToken {
+  /** The secret, returned once and never stored. */
+  token: string
+  record: repo.TokenRecord
+}
+
+export class TokenError extends Error {}
+
+const TOKEN_PREFIX_LENGTH = 10
+/** last_used_at is written at most this often per token, to keep reads from turning into writes. */
+const TOUCH_INTERVAL_MS = 60_000
+
+const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest()
+
+export interface TokenServiceOptions {
+  /** Accepted as an admin token without being stored (CALLSCOPE_TOKEN). */
+  envToken?: string
+}
+
+export function createTokenService(db: Kysely<Database>, options: TokenServiceOptions = {}) {
+  const envTokenHash = options.envToken ? sha256(options.envToken) : null
+
+  async function create(input: CreateTokenInput): Promise<CreatedToken> {
+    const tenantId = input.role === 'tenant' ? (input.tenantId ?? null) : null
+    if (input.role === 'tenant' && !tenantId) throw new TokenError('a tenant token needs a tenant id')
+    if (input.role !== 'tenant' && input.tenantId) {
+      throw new TokenError(`a ${input.role} token is not scoped to a tenant; use role "tenant"`)
+    }
+    if (tenantId) {
+      const tenant = await db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst()
+      if (!tenant) throw new TokenError(`tenant ${tenantId} not found`)
+    }
+    const token = `cs_${randomBytes(24).toString('base64url')}`
+    const row = {
+      id: randomUUID(),
+      name: input.name,
+      token_hash: sha256(token).toString('hex'),
+      token_prefix: token.slice(0, TOKEN_PREFIX_LENGTH),
+      role: input.role,
+      tenant_id: tenantId,
+      created_at: isoNow(),
+      last_used_at: null,
+      revoked_at: null,
+    }
+    await repo.insertToken(db, row)
+    const { token_hash: _hash, ...record } = row
+    return { token, record }
+  }
+
+  /** Revokes the one token whose id or prefix starts with `key`. */
+  async function revoke(key: string): Promise<repo.TokenRecord> {
+    if (key.length < 4) throw new TokenError('give at least 4 characters of the token id or prefix')
+    const matches = await repo.findTokensByKey(db, key)
+    if (matches.length === 0) throw new TokenError(`no token matches "${key}"`)
+    if (matches.length > 1) throw new TokenError(`"${key}" matches ${matches.length} tokens; give more characters`)
+    const match = matches[0]!
+    if (match.revoked_at) return match
+    const revokedAt = isoNow()
+    await repo.markRevoked(db, match.id, revokedAt)
+    return { ...match, revoked_at: revokedAt }
+  }
+
+  async function authenticate(presented: string): Promise<Principal | null> {
+    const hash = sha256(presented)
+    if (envTokenHash && timingSafeEqual(hash, envTokenHash)) {
+      return { role: 'admin', tenantId: null, tokenId: null }
+    }
+    const row = await repo.findActiveByHash(db, hash.toString('hex'))
+    if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), hash)) return null
+    const now = Date.now()
+    if (!row.last_used_at || now - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
+      await repo.touchLastUsed(db, row.id, new Date(now).toISOString())
+    }
+    return { role: row.role as TokenRole, tenantId: row.tenant_id, tokenId: row.id }
+  }
+
+  return {
+    create,
+    revoke,
+    authenticate,
+    list: () => repo.listTokens(db),
+    countActiveAdmins: () => repo.countActiveAdmins(db),
+  }
+}
+
+export type TokenService = ReturnType<typeof createTokenService>

@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { startServe } from '../helpers/cli'
+import { tempDir } from '../helpers/temp-dir'
+
+describe('callscope serve', () => {
+  const dir = tempDir()
+
+  it('creates and seeds a new database, prints an admin token once, serves, and stops cleanly', async () => {
+    const db = `${dir}/first.sqlite`
+    const server = await startServe(['--db', db])
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(server.banner).toContain(`Database: ${db} (new)`)
+      expect(server.banner).toMatch(/Seeded demo data: 3 tenants/)
+      const token = /Admin token \(shown once[^)]*\): (cs_\S+)/.exec(server.banner)?.[1]
+      expect(token).toBeDefined()
+
+      const health = await fetch(`${server.url}/healthz`)
+      expect(health.status).toBe(200)
+      expect(await health.json()).toEqual({ status: 'ok', version: expect.any(String) })
+
+      const anonymous = await fetch(`${server.url}/tenants/11111111-1111-4111-8111-111111111111`)
+      expect(anonymous.status).toBe(401)
+      expect(anonymous.headers.get('www-authenticate')).toBe('Bearer')
+      expect(await anonymous.json()).toEqual({ detail: 'Not authenticated' })
+
+      const authed = await fetch(`${server.url}/tenants/11111111-1111-4111-8111-111111111111`, { headers: { Authorization: `Bearer ${token}` } })
+      expect(authed.status).toBe(404)
+      expect(await authed.json()).toEqual({ detail: 'Tenant not found' })
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+    // A clean close checkpoints and removes the WAL.
+    expect(existsSync(`${db}-wal`)).toBe(false)
+
+    const second = await startServe(['--db', db])
+    try {
+      expect(second.banner).not.toContain('(new)')
+      expect(second.banner).not.toMatch(/Admin token \(shown once/)
+      expect(second.banner).not.toMatch(/Seeded/)
+    } finally {
+      expect(await second.stop()).toBe(0)
+    }
+  })
+
+  it('accepts CALLSCOPE_TOKEN as an admin token and creates none of its own', async () => {
+    const server = await startServe(['--db', `${dir}/env.sqlite`, '--no-seed'], { CALLSCOPE_TOKEN: 'env-secret-token' })
+    try {
+      expect(server.banner).toContain('Admin token: taken from CALLSCOPE_TOKEN')
+      expect(server.banner).not.toMatch(/cs_/)
+      expect(server.banner).not.toMatch(/Seeded/)
+      const wrong = await fetch(`${server.url}/tenants/11111111-1111-4111-8111-111111111111`, { headers: { Authorization: 'Bearer nope' } })
+      expect(wrong.status).toBe(401)
+      const right = await fetch(`${server.url}/tenants/11111111-1111-4111-8111-111111111111`, { headers: { Authorization: 'bearer env-secret-token' } })
+      expect(right.status).toBe(404)
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  })
+
+  it('reports a port already in use in one line and exits 1', async () => {
+    const first = await startServe(['--db', `${dir}/busy.sqlite`, '--no-seed'])
+    try {
+      const port = new URL(first.url).port
+      const { runCli } = await import('../helpers/cli')
+      const clash = runCli(['serve', '--db', `${dir}/busy2.sqlite`, '--no-seed', '--port', port])
+      expect(clash.status).toBe(1)
+      expect(clash.stderr).toMatch(new RegExp(`callscope: error: port ${port} on 127.0.0.1 is already in use`))
+    } finally {
+      await first.stop()
+    }
+  })
+})
