@@ -1,6 +1,8 @@
 import { existsSync, statSync } from 'node:fs'
 import { type DatabaseHandle, openDatabase } from './db/connection'
 import { migrateToLatest, type SchemaVersion, schemaVersion } from './db/migrate'
+import { createCallLogsService } from './modules/call-logs/call-logs.service'
+import { createSessionsService } from './modules/sessions/sessions.service'
 import { createTenantsService } from './modules/tenants/tenants.service'
 import { createTokenService } from './modules/tokens/tokens.service'
 import { isoHourFloor, seedDatabase, type SeedResult } from './seed'
@@ -81,6 +83,8 @@ export async function createService(options: ServiceOptions) {
     db: handle.db,
     tokens,
     tenants: createTenantsService(handle.db),
+    sessions: createSessionsService(handle.db),
+    callLogs: createCallLogsService(handle.db),
     /** Demo data written because the database was new, if any. */
     seeded,
     isNew,

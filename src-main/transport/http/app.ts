@@ -1,11 +1,15 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
+import { registerCallLogRoutes } from '../../modules/call-logs/call-logs.routes'
+import { registerSessionRoutes } from '../../modules/sessions/sessions.routes'
 import { registerTenantRoutes } from '../../modules/tenants/tenants.routes'
 import { NotFoundError } from '../../modules/errors'
 import type { Service } from '../../service'
 import type { AuthEnv } from './auth'
 import { mountConsole } from './console'
 import type { HostGuard } from './host-guard'
+import { allowedMethods } from './method-not-allowed'
+import { registerTrpc } from './trpc-endpoint'
 import { toValidationErrors, type Location } from './validation-errors'
 
 export interface HttpAppOptions {
@@ -51,7 +55,11 @@ export function createHttpApp({ service, version, hostGuard, uiRoot }: HttpAppOp
     console.error('Unhandled error on %s %s:', c.req.method, c.req.path, error)
     return c.json({ detail: 'Internal Server Error' }, 500)
   })
-  app.notFound((c) => c.json({ detail: 'Not Found' }, 404))
+  app.notFound((c) => {
+    const allow = allowedMethods(app, c.req.path)
+    if (allow.length > 0) return c.json({ detail: 'Method Not Allowed' }, 405, { Allow: allow.join(', ') })
+    return c.json({ detail: 'Not Found' }, 404)
+  })
 
   if (hostGuard) {
     app.use(async (c, next) => {
@@ -66,6 +74,9 @@ export function createHttpApp({ service, version, hostGuard, uiRoot }: HttpAppOp
   app.get('/healthz', (c) => c.json({ status: 'ok', version }))
 
   registerTenantRoutes(app, service)
+  registerSessionRoutes(app, service)
+  registerCallLogRoutes(app, service)
+  registerTrpc(app, service)
   mountConsole(app, uiRoot ?? null)
 
   return app

@@ -1,0 +1,42 @@
+import { createRoute } from '@hono/zod-openapi'
+import { sessionListQuerySchema, sessionListSchema } from '../../../src-shared/schemas/session'
+import { uuidParam } from '../../../src-shared/schemas/params'
+import { z } from '../../../src-shared/schemas/zod'
+import { requireBearer } from '../../transport/http/auth'
+import type { HttpApp } from '../../transport/http/app'
+import { standardResponses } from '../../transport/http/responses'
+import type { Service } from '../../service'
+
+const params = z.object({ agent_id: uuidParam('Agent id') })
+
+/** The sessions listing and its alias share one definition; only path and operation id differ. */
+const listRoute = (path: string, operationId: string, summary: string) =>
+  createRoute({
+    method: 'get',
+    path,
+    operationId,
+    tags: ['Agents'],
+    summary,
+    description:
+      "An agent's chat sessions (conversations), newest first, one page at a time. `/sessions` and `/conversations` are aliases.",
+    security: [{ HTTPBearer: [] }],
+    request: { params, query: sessionListQuerySchema },
+    responses: {
+      200: { description: 'Successful Response', content: { 'application/json': { schema: sessionListSchema } } },
+      ...standardResponses({ notFound: true }),
+    },
+  })
+
+export function registerSessionRoutes(app: HttpApp, service: Service): void {
+  app.use('/agents/:agent_id/sessions', requireBearer(service.tokens))
+  app.use('/agents/:agent_id/conversations', requireBearer(service.tokens))
+  for (const route of [
+    listRoute('/agents/{agent_id}/sessions', 'list_agent_sessions', 'List agent sessions'),
+    listRoute('/agents/{agent_id}/conversations', 'list_agent_conversations', 'List agent conversations (alias of sessions)'),
+  ]) {
+    app.openapi(route, async (c) => {
+      const { agent_id } = c.req.valid('param')
+      return c.json(await service.sessions.listForAgent(c.get('principal'), agent_id, c.req.valid('query')), 200)
+    })
+  }
+}

@@ -1,0 +1,35 @@
+import { initTRPC, TRPCError } from '@trpc/server'
+import { ForbiddenError, NotFoundError } from '../modules/errors'
+import type { Principal } from '../modules/tokens/tokens.service'
+import type { Service } from '../service'
+
+/** What every procedure sees: the one service and the caller, authenticated by the transport. */
+export interface TrpcContext {
+  service: Service
+  principal: Principal
+}
+
+// Stack traces stay in the main process, never in responses.
+const t = initTRPC.context<TrpcContext>().create({ isDev: false })
+
+/** Service errors become the tRPC codes the console understands. */
+const mapServiceErrors = t.middleware(async ({ next }) => {
+  const result = await next()
+  if (!result.ok) {
+    const cause = result.error.cause
+    if (cause instanceof NotFoundError) throw new TRPCError({ code: 'NOT_FOUND', message: cause.message, cause })
+    if (cause instanceof ForbiddenError) throw new TRPCError({ code: 'FORBIDDEN', message: cause.message, cause })
+  }
+  return result
+})
+
+export const router = t.router
+export const createCallerFactory = t.createCallerFactory
+export const procedure = t.procedure.use(mapServiceErrors)
+/** The `/admin/*` operations: admin tokens only, as on the REST side. */
+export const adminProcedure = procedure.use(({ ctx, next }) => {
+  if (ctx.principal.role !== 'admin') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Not enough permissions: this operation needs an admin token' })
+  }
+  return next()
+})

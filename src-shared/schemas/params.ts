@@ -1,0 +1,99 @@
+import { z } from './zod'
+
+/**
+ * Query and path parameter schemas that parse like FastAPI/pydantic: the same accepted inputs,
+ * and failures that map to the same pydantic error types (see the HTTP layer's translation).
+ */
+
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/
+
+export interface IntegerParamOptions {
+  min?: number
+  max?: number
+  default: number
+  description?: string
+}
+
+/** An integer from a query string: "20" parses, "abc", "1.5" and "" are `int_parsing` errors. */
+export function integerParam(options: IntegerParamOptions) {
+  let inner = z.number().int()
+  if (options.min !== undefined) inner = inner.min(options.min)
+  if (options.max !== undefined) inner = inner.max(options.max)
+  return z
+    .preprocess((value, ctx) => {
+      if (typeof value !== 'string') return value
+      if (INTEGER_TEXT.test(value)) return Number(value)
+      ctx.addIssue({
+        code: 'custom',
+        input: value,
+        message: 'Input should be a valid integer, unable to parse string as an integer',
+        params: { type: 'int_parsing' },
+      })
+      return z.NEVER
+    }, inner.default(options.default))
+    .openapi({ description: options.description })
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2})?$/
+
+/** Why a text is not an ISO 8601 date or date-time, in pydantic's words; null when it is one. */
+function dateProblem(text: string): string | null {
+  const date = DATE_ONLY.exec(text) ?? DATE_TIME.exec(text)
+  if (!date) return text.length < 10 ? 'input is too short' : 'invalid character in date or time'
+  const [, y, m, d] = date.map(Number) as [number, number, number, number]
+  if (m < 1 || m > 12) return 'month value is outside expected range of 1-12'
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate()
+  if (d < 1 || d > days) return 'day value is outside expected range'
+  const time = DATE_TIME.exec(text)
+  if (time && (Number(time[4]) > 23 || Number(time[5]) > 59 || Number(time[6] ?? 0) > 59)) {
+    return 'invalid time: hour, minute or second out of range'
+  }
+  return null
+}
+
+/**
+ * Parses an ISO 8601 date or date-time to a UTC instant in the store's format. A time without an
+ * offset is UTC. A bare date is the start of that day, or with `endOfDay` the last millisecond
+ * of it, so `end_date=2026-11-20` includes the whole 20th.
+ */
+export function parseInstant(text: string, endOfDay = false): string | null {
+  if (dateProblem(text) !== null) return null
+  if (DATE_ONLY.test(text)) {
+    const start = Date.parse(`${text}T00:00:00.000Z`)
+    return new Date(endOfDay ? start + 86_400_000 - 1 : start).toISOString()
+  }
+  let normalized = text.replace(' ', 'T').replace(/z$/, 'Z')
+  if (!/(Z|[+-]\d{2}:?\d{2})$/.test(normalized)) normalized += 'Z'
+  normalized = normalized.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')
+  const ms = Date.parse(normalized)
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString()
+}
+
+/** An optional date or date-time query parameter, normalised to a UTC ISO string. */
+export function instantParam(description: string, endOfDay = false) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      const problem = dateProblem(text)
+      const parsed = problem === null ? parseInstant(text, endOfDay) : null
+      if (parsed === null) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Input should be a valid datetime or date, ${problem ?? 'invalid date'}`,
+          params: { type: 'datetime_from_date_parsing', ctx: { error: problem ?? 'invalid date' } },
+        })
+        return z.NEVER
+      }
+      return parsed
+    })
+    .optional()
+    .openapi({
+      type: 'string',
+      format: 'date-time',
+      description,
+      examples: ['2026-11-01', '2026-11-01T09:30:00Z'],
+    })
+}
+
+export const uuidParam = (description: string) => z.uuid().openapi({ description })
