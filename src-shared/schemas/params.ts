@@ -90,8 +90,7 @@ export function instantParam(description: string, endOfDay = false) {
     .optional()
     .openapi({
       type: 'string',
-      format: 'date-time',
-      description,
+      description: `${description}. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z).`,
       examples: ['2026-11-01', '2026-11-01T09:30:00Z'],
     })
 }

@@ -9,6 +9,7 @@ import type { AuthEnv } from './auth'
 import { mountConsole } from './console'
 import type { HostGuard } from './host-guard'
 import { allowedMethods } from './method-not-allowed'
+import { registerOpenApi } from './openapi'
 import { registerTrpc } from './trpc-endpoint'
 import { toValidationErrors, type Location } from './validation-errors'
 
@@ -77,6 +78,7 @@ export function createHttpApp({ service, version, hostGuard, uiRoot }: HttpAppOp
   registerSessionRoutes(app, service)
   registerCallLogRoutes(app, service)
   registerTrpc(app, service)
+  registerOpenApi(app)
   mountConsole(app, uiRoot ?? null)
 
   return app
