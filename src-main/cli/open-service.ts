@@ -1,8 +1,9 @@
-import { createService, type Service } from '../service'
+import type { Service } from '../service'
 import { defaultDbPath } from './paths'
 
 /** Opens the store for a one-shot command (migrated, never auto-seeded) and closes it afterwards. */
 export async function withService<T>(dbOption: string | undefined, run: (service: Service) => Promise<T>): Promise<T> {
+  const { createService } = await import('../service')
   const service = await createService({ dbPath: dbOption ?? defaultDbPath(), seedNewDatabase: false })
   try {
     return await run(service)

@@ -1,6 +1,5 @@
 import { SingleBar } from 'cli-progress'
 import { type Command, Option } from 'commander'
-import { isoHourFloor, seedDatabase } from '../../seed'
 import { SEED_SCALE_NAMES, type SeedScaleName } from '../../seed/scales'
 import { withService } from '../open-service'
 import { parseDate, parseNonNegativeInt } from '../options'
@@ -15,6 +14,7 @@ export function registerSeed(program: Command): void {
     .option('--reset', 'replace existing tenants, agents, sessions and logs (tokens and settings are kept)')
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
     .action(async (opts: { scale: SeedScaleName; seed: number; anchor?: number; reset?: boolean; db?: string }) => {
+      const { isoHourFloor, seedDatabase } = await import('../../seed')
       await withService(opts.db, async (service) => {
         const bar = process.stderr.isTTY
           ? new SingleBar({ format: 'Seeding [{bar}] {percentage}% | {value}/{total} call logs | {duration}s', hideCursor: true })

@@ -1,6 +1,5 @@
 import { type Command, Option } from 'commander'
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../../../src-shared/constants'
-import { startHeadless } from '../../headless'
 import { parsePort } from '../options'
 import { consoleBuildDir, defaultDbPath } from '../paths'
 import { VERSION } from '../version'
@@ -15,6 +14,8 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--no-seed', 'leave a new database empty instead of adding demo data'))
     .action(async (opts: { port: number; host: string; db?: string; seed: boolean }) => {
       const log = (line: string) => process.stdout.write(`${line}\n`)
+      // Loaded on use, so --help and usage errors answer without loading the whole service.
+      const { startHeadless } = await import('../../headless')
       const starting = startHeadless({
         dbPath: opts.db ?? defaultDbPath(),
         host: opts.host,
