@@ -1,6 +1,7 @@
 import { createHttpApp } from './transport/http/app'
 import { createHostGuard } from './transport/http/host-guard'
 import { startListener } from './transport/http/listener'
+import { createSessionToken } from './modules/tokens/tokens.service'
 import { createService, type ServiceOptions } from './service'
 
 export interface HeadlessOptions extends ServiceOptions {
@@ -36,7 +37,11 @@ export async function startHeadless(options: HeadlessOptions) {
     const hostGuard = createHostGuard(options.host)
     const app = createHttpApp({ service, version: options.version, hostGuard, uiRoot: options.uiRoot })
     const listener = await startListener(app, { host: options.host, port: options.port, hostGuard })
-    log(`Console: ${listener.url}/console/`)
+    // A sign-in link for this run only: the token lives in this process's memory, and in the URL
+    // fragment, which browsers never send to the server.
+    const consoleToken = createSessionToken()
+    service.tokens.acceptForThisProcess(consoleToken)
+    log(`Console (sign-in link for this run): ${listener.url}/console/#token=${consoleToken}`)
     log(`Listening on ${listener.url}`)
     return {
       service,

@@ -2,7 +2,10 @@ import { existsSync, statSync } from 'node:fs'
 import { type DatabaseHandle, openDatabase } from './db/connection'
 import { migrateToLatest, type SchemaVersion, schemaVersion } from './db/migrate'
 import { createCallLogsService } from './modules/call-logs/call-logs.service'
+import { createProvidersService } from './modules/providers/providers.service'
+import { createSipTrunksService } from './modules/sip-trunks/sip-trunks.service'
 import { createSessionsService } from './modules/sessions/sessions.service'
+import { createSquadsService } from './modules/squads/squads.service'
 import { createTenantsService } from './modules/tenants/tenants.service'
 import { createTokenService } from './modules/tokens/tokens.service'
 import { isoHourFloor, seedDatabase, type SeedResult } from './seed'
@@ -85,6 +88,9 @@ export async function createService(options: ServiceOptions) {
     tenants: createTenantsService(handle.db),
     sessions: createSessionsService(handle.db),
     callLogs: createCallLogsService(handle.db),
+    squads: createSquadsService(handle.db),
+    providers: createProvidersService(handle.db, { dbPath: handle.path }),
+    sipTrunks: createSipTrunksService(handle.db),
     /** Demo data written because the database was new, if any. */
     seeded,
     isNew,

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander'
 import { registerDb } from './commands/db'
+import { registerProvider } from './commands/provider'
 import { registerSeed } from './commands/seed'
 import { registerServe } from './commands/serve'
 import { registerToken } from './commands/token'
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   registerServe(program)
   registerSeed(program)
   registerToken(program)
+  registerProvider(program)
   registerDb(program)
   return program
 }

@@ -1,6 +1,10 @@
 import { callLogsRouter } from '../modules/call-logs/call-logs.router'
+import { providersRouter } from '../modules/providers/providers.router'
+import { sipTrunksRouter } from '../modules/sip-trunks/sip-trunks.router'
 import { sessionsRouter } from '../modules/sessions/sessions.router'
+import { squadsRouter } from '../modules/squads/squads.router'
 import { tenantsRouter } from '../modules/tenants/tenants.router'
+import { tokensRouter } from '../modules/tokens/tokens.router'
 import { router } from './trpc'
 
 /** The console's API: one sub-router per domain, each over the same services as the REST routes. */
@@ -8,6 +12,10 @@ export const appRouter = router({
   tenants: tenantsRouter,
   sessions: sessionsRouter,
   callLogs: callLogsRouter,
+  squads: squadsRouter,
+  providers: providersRouter,
+  sipTrunks: sipTrunksRouter,
+  tokens: tokensRouter,
 })
 
 export type AppRouter = typeof appRouter

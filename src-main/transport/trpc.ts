@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server'
 import { ForbiddenError, NotFoundError } from '../modules/errors'
-import type { Principal } from '../modules/tokens/tokens.service'
+import { type Principal, TokenError } from '../modules/tokens/tokens.service'
 import type { Service } from '../service'
 
 /** What every procedure sees: the one service and the caller, authenticated by the transport. */
@@ -18,6 +18,7 @@ const mapServiceErrors = t.middleware(async ({ next }) => {
   if (!result.ok) {
     const cause = result.error.cause
     if (cause instanceof NotFoundError) throw new TRPCError({ code: 'NOT_FOUND', message: cause.message, cause })
+    if (cause instanceof TokenError) throw new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause })
     if (cause instanceof ForbiddenError) throw new TRPCError({ code: 'FORBIDDEN', message: cause.message, cause })
   }
   return result

@@ -1,5 +1,5 @@
 import { CALL_LOGS_PAGE as P, LOG_LEVELS } from '../constants'
-import { instantParam, integerParam } from './params'
+import { endNotBeforeStart, instantParam, integerParam } from './params'
 import { z } from './zod'
 
 /** A call log record as `GET /logs/calls` returns it (nullability decided in docs/api.md). */
@@ -30,17 +30,7 @@ export const callLogQuerySchema = z
     agent_id: z.uuid().optional().openapi({ description: 'Only records of this agent' }),
     limit: integerParam({ min: P.limitMin, max: P.limitMax, default: P.limitDefault, description: 'Maximum number of records' }),
   })
-  .superRefine((query, ctx) => {
-    if (query.start_date && query.end_date && query.start_date > query.end_date) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['end_date'],
-        input: query.end_date,
-        message: 'Value error, end_date must not be before start_date',
-        params: { type: 'value_error', ctx: { error: 'end_date must not be before start_date' } },
-      })
-    }
-  })
+  .superRefine(endNotBeforeStart)
 
 export type CallLog = z.infer<typeof callLogSchema>
 export type CallLogQuery = z.output<typeof callLogQuerySchema>

@@ -96,3 +96,26 @@ export function instantParam(description: string, endOfDay = false) {
 }
 
 export const uuidParam = (description: string) => z.uuid().openapi({ description })
+
+/** What a query with an optional start and end date carries once parsed. */
+export interface DateRangeQuery {
+  start_date?: string
+  end_date?: string
+}
+
+/**
+ * The cross-field rule of `start_date`/`end_date` queries, for `.superRefine()`: an end before the
+ * start is a pydantic `value_error` on `end_date`. Both values are already normalised UTC instants,
+ * so text order is time order.
+ */
+export function endNotBeforeStart<T extends DateRangeQuery>(query: T, ctx: z.core.$RefinementCtx<T>): void {
+  if (query.start_date && query.end_date && query.start_date > query.end_date) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['end_date'],
+      input: query.end_date,
+      message: 'Value error, end_date must not be before start_date',
+      params: { type: 'value_error', ctx: { error: 'end_date must not be before start_date' } },
+    })
+  }
+}

@@ -6,6 +6,8 @@ const auth = z.object({
   scheme: z.string(),
   header: z.string().optional(),
   prefix: z.string().optional(),
+  /** For `query-key` auth (Google): the key travels as this query parameter instead of a header. */
+  query_param: z.string().optional(),
   key_env: z.string(),
   key_pattern: z.string(),
 })

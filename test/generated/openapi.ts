@@ -80,6 +80,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/squads/{squad_id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get squad analytics
+         * @description Transfer statistics, member utilization, routing strategy performance and session distribution of a squad over a period (default: the last 30 days). Sessions count by created_at, transfers by requested_at. A tenant-scoped token sees only its tenant's squads.
+         */
+        get: operations["get_squad_analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/providers/llm/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get LLM provider details
+         * @description A language-model provider from the shipped catalog: models with limits, capabilities and prices, whether a key is configured (masked, never the key), and which agents use it. Admin only.
+         */
+        get: operations["get_llm_provider_details"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/providers/validate/stt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate STT provider
+         * @description Checks one speech-to-text configuration: provider and model known, key present and well formed and, with `online=true`, accepted by the provider. `valid` is true only when every check passes. Admin only.
+         */
+        post: operations["validate_stt_provider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agents/sip/list-trunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SIP trunks
+         * @description Inbound SIP trunks (LiveKit SIPInboundTrunkInfo): id, name, numbers, allowed addresses and numbers, authentication status (never the password). Live from LiveKit when LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET are set, else from the store; `source` says which, and when LiveKit cannot be used the stored copy is served with `source: "store_fallback"` and the reason. A tenant-scoped token sees only its tenant's trunks.
+         */
+        get: operations["list_sip_trunks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -184,6 +264,347 @@ export interface components {
             user_id: string | null;
             trace_id: string | null;
             request_id: string | null;
+        };
+        /** @description Analytics of one squad over a period. Sessions belong to the period by created_at, transfers by requested_at. */
+        SquadAnalytics: {
+            /** Format: uuid */
+            squad_id: string;
+            squad_name: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /**
+             * @description The squad's routing strategy now
+             * @enum {string}
+             */
+            routing_strategy: "round_robin" | "least_busy" | "skills_based" | "language_match" | "priority";
+            period: components["schemas"]["SquadAnalyticsPeriod"];
+            transfer_statistics: components["schemas"]["TransferStatistics"];
+            /** @description Every current member, zeros included, by priority then name */
+            member_utilization: components["schemas"]["MemberUtilization"][];
+            /** @description One entry per strategy that routed sessions of the squad in the period, most sessions first */
+            routing_strategy_performance: components["schemas"]["RoutingStrategyPerformance"][];
+            session_distribution: components["schemas"]["SessionDistribution"];
+        };
+        /** @description The period analysed. Both bounds are inclusive. */
+        SquadAnalyticsPeriod: {
+            /**
+             * Format: date-time
+             * @description First instant included (UTC)
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description Last instant included (UTC)
+             */
+            end: string;
+            /** @description Length of the period in hours (3 decimals); the base of utilization */
+            hours: number;
+        };
+        TransferStatistics: {
+            /** @description Transfers requested in the period (by requested_at) */
+            total: number;
+            /** @description Transfers whose outcome is success */
+            successful: number;
+            /** @description Transfers whose outcome is failed */
+            failed: number;
+            /** @description successful / total; 0 when there were no transfers */
+            success_rate: number;
+            /** @description Mean latency_ms (request until the receiving agent took over) of the successful transfers; 0 when there were none */
+            mean_time_to_transfer_ms: number;
+            /** @description 90th percentile, nearest-rank, of the successful transfers' latency_ms: the value at rank ceil(0.9 × n) in ascending order; 0 when there were none */
+            p90_time_to_transfer_ms: number;
+            /** @description Reasons that occurred, most frequent first */
+            by_reason: components["schemas"]["TransferReasonStatistics"][];
+            /** @description Who handed over to whom: one cell per (from, to) pair that occurred, most frequent first */
+            matrix: components["schemas"]["TransferMatrixCell"][];
+        };
+        TransferReasonStatistics: {
+            /** @enum {string} */
+            reason: "language" | "escalation" | "skill" | "overflow" | "customer_request" | "after_hours";
+            /** @description Transfers with this reason */
+            count: number;
+            /** @description Of them, successful */
+            successful: number;
+            /** @description Of them, failed */
+            failed: number;
+            /** @description successful / count */
+            success_rate: number;
+        };
+        TransferMatrixCell: {
+            /**
+             * Format: uuid
+             * @description Agent that handed the session over
+             */
+            from_agent_id: string;
+            /** @description Agent name */
+            from_agent_name: string;
+            /**
+             * Format: uuid
+             * @description Agent that was asked to take it
+             */
+            to_agent_id: string;
+            /** @description Agent name */
+            to_agent_name: string;
+            /** @description Transfers from this agent to that one */
+            count: number;
+            /** @description Of them, successful */
+            successful: number;
+            /** @description Of them, failed */
+            failed: number;
+        };
+        MemberUtilization: {
+            /**
+             * Format: uuid
+             * @description Agent id
+             */
+            agent_id: string;
+            /** @description Agent name */
+            agent_name: string;
+            /** @enum {string} */
+            role: "lead" | "member" | "overflow";
+            /** @description Routing priority in the squad (0 first) */
+            priority: number;
+            /** @description The squad's sessions created in the period that this agent handled */
+            sessions_handled: number;
+            /** @description Of them, sessions that have ended (ongoing ones add no handle time) */
+            ended_sessions: number;
+            /** @description Sum of ended_at − created_at over the ended sessions */
+            total_handle_time_ms: number;
+            /** @description total_handle_time_ms / ended_sessions; 0 when none ended */
+            mean_handle_time_ms: number;
+            /** @description total_handle_time_ms / period length × 100, 2 decimals. Not capped: concurrent sessions (chat) can take it above 100 */
+            utilization_pct: number;
+            /** @description The squad's transfers in the period to this agent */
+            transfers_in: number;
+            /** @description The squad's transfers in the period from this agent */
+            transfers_out: number;
+        };
+        RoutingStrategyPerformance: {
+            /**
+             * @description Routing strategy that routed these sessions; null for sessions stored without one
+             * @enum {string|null}
+             */
+            strategy: "round_robin" | "least_busy" | "skills_based" | "language_match" | "priority" | null;
+            /** @description Whether this is the squad's routing strategy now */
+            is_current: boolean;
+            /** @description Sessions routed with this strategy */
+            sessions: number;
+            /** @description Mean wait_ms (caller waiting until an agent picked up) over the sessions that record one; 0 when none do */
+            mean_wait_ms: number;
+            /** @description Resolved sessions / sessions with a known outcome (ongoing ones are left out); 0 when none */
+            resolution_rate: number;
+            /** @description Sessions whose status is transferred / sessions */
+            transfer_rate: number;
+        };
+        SessionDistribution: {
+            /** @description The squad's sessions created in the period */
+            total_sessions: number;
+            /** @description Every current member (zeros included), plus any other agent that handled sessions of the squad in the period; most sessions first. Sums to total_sessions */
+            by_member: components["schemas"]["MemberSessionCount"][];
+            /** @description Always 24 buckets, hour 0 to 23 of the day in UTC, summed over the days of the period */
+            by_hour: components["schemas"]["HourOfDaySessionCount"][];
+            /** @description Every UTC day the period touches, oldest first, zeros included */
+            by_day: components["schemas"]["DaySessionCount"][];
+            /** @description Languages that occurred, most sessions first */
+            by_language: components["schemas"]["LanguageSessionCount"][];
+            /** @description Channels that occurred, most sessions first */
+            by_channel: components["schemas"]["ChannelSessionCount"][];
+        };
+        MemberSessionCount: {
+            /**
+             * Format: uuid
+             * @description Agent id
+             */
+            agent_id: string;
+            /** @description Agent name */
+            agent_name: string;
+            /** @description Sessions this agent handled */
+            sessions: number;
+        };
+        HourOfDaySessionCount: {
+            hour: number;
+            /** @description Sessions created in this hour of the day */
+            sessions: number;
+        };
+        DaySessionCount: {
+            /**
+             * Format: date
+             * @description UTC day, YYYY-MM-DD
+             */
+            date: string;
+            /** @description Sessions created on this day (within the period) */
+            sessions: number;
+        };
+        LanguageSessionCount: {
+            language: string;
+            /** @description Sessions in this language */
+            sessions: number;
+        };
+        ChannelSessionCount: {
+            /** @enum {string} */
+            channel: "voice" | "chat";
+            /** @description Sessions on this channel */
+            sessions: number;
+        };
+        LlmProviderDetails: {
+            /** @example openai */
+            provider: string;
+            display_name: string;
+            description: string;
+            api_base_url: string;
+            docs_url: string;
+            /** @description Version (date) of the shipped provider catalog */
+            catalog_version: string;
+            models: components["schemas"]["LlmModelDetails"][];
+            credentials: components["schemas"]["ProviderCredentialStatus"];
+            agents: components["schemas"]["ProviderAgents"];
+        };
+        LlmModelDetails: {
+            id: string;
+            display_name: string;
+            /** @description Tokens */
+            context_window: number;
+            /** @description Tokens */
+            max_output_tokens: number;
+            /** @description Tool (function) calling */
+            supports_tools: boolean;
+            supports_streaming: boolean;
+            /** @description Image input */
+            supports_vision: boolean;
+            /** @description USD per million input tokens (indicative list price) */
+            input_price_per_mtok: number;
+            /** @description USD per million output tokens (indicative list price) */
+            output_price_per_mtok: number;
+            /** @description Release date, YYYY-MM-DD, when known */
+            released: string | null;
+        };
+        ProviderCredentialStatus: {
+            /** @description Whether an API key is available for this provider */
+            configured: boolean;
+            /**
+             * @description Where the key comes from: stored in Callscope (encrypted) or an environment variable
+             * @enum {string|null}
+             */
+            source: "stored" | "environment" | null;
+            /**
+             * @description Masked key, at most the first 3 and last 4 characters (`sk-…a1b2`)
+             * @example sk-…a1b2
+             */
+            key_hint: string | null;
+            /**
+             * @description Environment variable read when no key is stored
+             * @example OPENAI_API_KEY
+             */
+            env_var: string;
+            /** @description Base URL override in effect (stored with the key, or CALLSCOPE_<KIND>_<PROVIDER>_BASE_URL); null for the catalog URL */
+            base_url: string | null;
+        };
+        ProviderAgents: {
+            /** @description Agents whose language model comes from this provider */
+            count: number;
+            /** @description Their ids, sorted; at most 1000 (count is always the full number) */
+            ids: string[];
+        };
+        SttValidationResult: {
+            /** @description True only when every check passed, including the provider accepting the key (so never in offline mode) */
+            valid: boolean;
+            /** @description Whether the provider itself was asked and accepted the key */
+            verified: boolean;
+            provider: string;
+            provider_type: string;
+            model: string;
+            /** @enum {string} */
+            mode: "offline" | "online";
+            /** @description Time the whole validation took */
+            latency_ms: number;
+            checks: components["schemas"]["SttValidationCheck"][];
+            /** @description Close matches for an unknown provider or an unavailable model, best first */
+            suggestions?: string[];
+            model_info?: components["schemas"]["SttModelInfo"];
+        };
+        SttValidationCheck: {
+            /** @enum {string} */
+            name: "provider_known" | "provider_type_is_stt" | "model_available" | "api_key_present" | "api_key_well_formed" | "api_key_accepted";
+            /** @enum {string} */
+            status: "pass" | "fail" | "skipped" | "unverified";
+            reason: string;
+            /** @description The provider's answer time (api_key_accepted only) */
+            latency_ms?: number;
+        };
+        SttModelInfo: {
+            id: string;
+            display_name: string;
+            streaming: boolean;
+            batch: boolean;
+            languages: string[];
+            /** @description Indicative list price */
+            price_per_minute_usd: number | null;
+        };
+        SttValidationRequest: {
+            /**
+             * @description STT provider id from the catalog, e.g. `deepgram`
+             * @example deepgram
+             */
+            provider: string;
+            /**
+             * @description Kind of provider; must be `stt` for this operation
+             * @default stt
+             * @example stt
+             */
+            provider_type: string;
+            /** @description Accepted for compatibility and ignored: speech-to-text has no voice */
+            voice_id?: string | null;
+            /**
+             * @description Model id from the provider's catalog entry, e.g. `nova-3`
+             * @example nova-3
+             */
+            model: string;
+        };
+        SipTrunkList: {
+            /** @description Inbound trunks, by name then sip_trunk_id */
+            trunks: components["schemas"]["SipInboundTrunk"][];
+            /** @description Number of trunks in `trunks` */
+            total: number;
+            /**
+             * @description `livekit`: listed live from the LiveKit server; `store`: the stored copy (LiveKit not configured); `store_fallback`: the stored copy because LiveKit could not be used (see `fallback_reason`)
+             * @enum {string}
+             */
+            source: "store" | "livekit" | "store_fallback";
+            /** @description Why the live listing failed; null unless `source` is `store_fallback` */
+            fallback_reason: string | null;
+            /** @description When this listing was read from its source, ISO 8601 UTC */
+            fetched_at: string;
+        };
+        SipInboundTrunk: {
+            /** @example ST_a1b2c3d4e5f6 */
+            sip_trunk_id: string;
+            name: string;
+            /** @description Callscope tenant the trunk belongs to: the stored mapping, else the `tenant_id` key of the trunk's JSON metadata; null when unknown */
+            tenant_id: string | null;
+            /** @description Phone numbers the trunk accepts calls for */
+            numbers: string[];
+            /** @description IP addresses or CIDR ranges allowed to send calls; empty means any address */
+            allowed_addresses: string[];
+            /** @description Caller numbers allowed to call; empty means any number */
+            allowed_numbers: string[];
+            authentication: components["schemas"]["SipTrunkAuthentication"];
+            /** @description The JSON object when the metadata text is a JSON object, otherwise the text verbatim; null when empty */
+            metadata: {
+                [key: string]: unknown;
+            } | string | null;
+            krisp_enabled: boolean;
+            /** @description ISO 8601 UTC; null when LiveKit does not report it */
+            created_at: string | null;
+            /** @description ISO 8601 UTC; null when LiveKit does not report it */
+            updated_at: string | null;
+        };
+        SipTrunkAuthentication: {
+            /** @description True when the trunk has a username or a password: callers must answer the digest challenge */
+            required: boolean;
+            /** @description LiveKit's auth_username; null when none is set */
+            username: string | null;
+            /** @description Whether a password is configured. The password itself is never returned. */
+            password_set: boolean;
         };
     };
     responses: never;
@@ -397,6 +818,194 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_squad_analytics: {
+        parameters: {
+            query?: {
+                /** @description Start of the period: a date or date-time (UTC when no offset is given). Default: 30 days before end_date. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z). */
+                start_date?: string;
+                /** @description End of the period, inclusive; a bare date includes that whole day. Default: now. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z). */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Squad id */
+                squad_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SquadAnalytics"];
+                };
+            };
+            /** @description Missing, invalid or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_llm_provider_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description LLM provider id from the catalog */
+                provider: "openai" | "anthropic" | "google" | "groq" | "azure_openai" | "mistral" | "deepseek" | "cerebras";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LlmProviderDetails"];
+                };
+            };
+            /** @description Missing, invalid or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    validate_stt_provider: {
+        parameters: {
+            query?: {
+                /** @description Also ask the provider whether it accepts the key (one cheap authenticated request). Default false, or true when the server runs with CALLSCOPE_ONLINE_CHECKS=1. */
+                online?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SttValidationRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SttValidationResult"];
+                };
+            };
+            /** @description Missing, invalid or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_sip_trunks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SipTrunkList"];
+                };
+            };
+            /** @description Missing, invalid or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
         };

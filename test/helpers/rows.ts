@@ -56,3 +56,17 @@ export function insertParents(handle: DatabaseHandle): void {
   insert(handle, 'squads', rows.squad())
   insert(handle, 'conversations', rows.conversation())
 }
+
+/** A SIP inbound trunk row with every column set (the `trunk` row above sets only the required ones). */
+export const fullTrunk = (o: Record<string, unknown> = {}) =>
+  rows.trunk({
+    tenant_id: IDS.tenant,
+    numbers: '["+15550100","+15550101"]',
+    allowed_addresses: '["203.0.113.0/28"]',
+    allowed_numbers: '[]',
+    auth_username: 'acme-trunk',
+    auth_password_set: 1,
+    metadata: '{"carrier":"Telnyx"}',
+    krisp_enabled: 1,
+    ...o,
+  })

@@ -6,7 +6,7 @@ import { apiTypesSource } from '../helpers/api-types'
 import { servedOpenApiDocument } from '../helpers/openapi-document'
 import { tempDir } from '../helpers/temp-dir'
 
-type Operation = { operationId: string; security?: unknown[]; parameters?: Array<{ name: string; in: string }>; requestBody?: unknown; responses: Record<string, unknown> }
+type Operation = { operationId: string; security?: unknown[]; parameters?: Array<{ name: string; in: string; schema: Record<string, unknown> }>; requestBody?: unknown; responses: Record<string, unknown> }
 let doc: { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> } }
 
 beforeAll(async () => {
@@ -41,10 +41,10 @@ describe('GET /openapi.json', () => {
   })
 
   it('describes the spec parameters with their limits and defaults', () => {
-    const sessionParams = doc.paths['/agents/{agent_id}/sessions']!.get!.parameters as Array<{ name: string; in: string; schema: Record<string, unknown> }>
+    const sessionParams = doc.paths['/agents/{agent_id}/sessions']!.get!.parameters!
     expect(sessionParams.find((p) => p.name === 'limit')!.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
     expect(sessionParams.find((p) => p.name === 'offset')!.schema).toMatchObject({ type: 'integer', minimum: 0, default: 0 })
-    const logParams = doc.paths['/logs/calls']!.get!.parameters as Array<{ name: string; schema: Record<string, unknown> }>
+    const logParams = doc.paths['/logs/calls']!.get!.parameters!
     expect(logParams.map((p) => p.name).sort()).toEqual(['agent_id', 'end_date', 'limit', 'start_date'])
     expect(logParams.find((p) => p.name === 'limit')!.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
     expect(doc.paths['/admin/providers/validate/stt']!.post!.requestBody).toBeDefined()

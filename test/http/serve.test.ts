@@ -25,6 +25,13 @@ describe('callscope serve', () => {
       expect(anonymous.headers.get('www-authenticate')).toBe('Bearer')
       expect(await anonymous.json()).toEqual({ detail: 'Not authenticated' })
 
+      // The console sign-in link carries a token that works for this run only and is never stored.
+      const link = /Console \(sign-in link for this run\): (http:\/\/\S+\/console\/#token=(cs_session_\S+))/.exec(server.banner)
+      expect(link).not.toBeNull()
+      expect(link![1]!.startsWith(`${server.url}/console/`)).toBe(true)
+      const viaLink = await fetch(`${server.url}/trpc/tokens.whoami`, { headers: { Authorization: `Bearer ${link![2]}` } })
+      expect(await viaLink.json()).toEqual({ result: { data: { role: 'admin', tenantId: null } } })
+
       const authed = await fetch(`${server.url}/tenants/11111111-1111-4111-8111-111111111111`, { headers: { Authorization: `Bearer ${token}` } })
       expect(authed.status).toBe(404)
       expect(await authed.json()).toEqual({ detail: 'Tenant not found' })
@@ -33,6 +40,8 @@ describe('callscope serve', () => {
     }
     // A clean close checkpoints and removes the WAL.
     expect(existsSync(`${db}-wal`)).toBe(false)
+    const { runCli } = await import('../helpers/cli')
+    expect(runCli(['token', 'list', '--db', db, '--json']).stdout).not.toContain('cs_session_')
 
     const second = await startServe(['--db', db])
     try {
@@ -48,7 +57,7 @@ describe('callscope serve', () => {
     const server = await startServe(['--db', `${dir}/env.sqlite`, '--no-seed'], { CALLSCOPE_TOKEN: 'env-secret-token' })
     try {
       expect(server.banner).toContain('Admin token: taken from CALLSCOPE_TOKEN')
-      expect(server.banner).not.toMatch(/cs_/)
+      expect(server.banner).not.toMatch(/Admin token \(shown once/)
       expect(server.banner).not.toMatch(/Seeded/)
       const wrong = await fetch(`${server.url}/tenants/11111111-1111-4111-8111-111111111111`, { headers: { Authorization: 'Bearer nope' } })
       expect(wrong.status).toBe(401)

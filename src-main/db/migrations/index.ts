@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely'
 import { initial } from './0001-initial'
+import { squadAnalytics } from './0002-squad-analytics'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -7,4 +8,5 @@ import { initial } from './0001-initial'
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-squad-analytics': squadAnalytics,
 }

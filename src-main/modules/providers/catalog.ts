@@ -14,3 +14,24 @@ import {
 export const llmCatalog = llmCatalogSchema.parse(llmJson)
 export const sttCatalog = sttCatalogSchema.parse(sttJson)
 export const ttsCatalog = ttsCatalogSchema.parse(ttsJson)
+
+export type ProviderKind = 'llm' | 'stt' | 'tts'
+
+/** The LLM provider ids, in catalog order: the allowed values of `GET /admin/providers/llm/{provider}`. */
+export const llmProviderIds = llmCatalog.providers.map((p) => p.id) as [string, ...string[]]
+
+export const findLlmProvider = (id: string) => llmCatalog.providers.find((p) => p.id === id)
+export const findSttProvider = (id: string) => sttCatalog.providers.find((p) => p.id === id)
+
+/** Provider ids of one kind, in catalog order. */
+export function providerIds(kind: ProviderKind): string[] {
+  const catalog = kind === 'llm' ? llmCatalog : kind === 'stt' ? sttCatalog : ttsCatalog
+  return catalog.providers.map((p) => p.id)
+}
+
+/** The environment variable a provider's key is read from; null when the catalog names none (TTS). */
+export function keyEnvFor(kind: ProviderKind, id: string): string | null {
+  if (kind === 'llm') return findLlmProvider(id)?.auth.key_env ?? null
+  if (kind === 'stt') return findSttProvider(id)?.auth.key_env ?? null
+  return null
+}

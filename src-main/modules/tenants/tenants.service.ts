@@ -40,6 +40,31 @@ export function canSeeTenant(principal: Principal, tenantId: string): boolean {
 
 export function createTenantsService(db: Kysely<Database>) {
   return {
+    /** Tenants a principal may see, for the console's list. */
+    async list(principal: Principal, search?: string) {
+      const rows = await repo.listTenants(db, { search, onlyId: principal.tenantId ?? undefined })
+      return rows.map((r) => ({
+        ...r,
+        agent_count: Number(r.agent_count ?? 0),
+        hipaa_enabled: r.hipaa_enabled === 1,
+        pci_enabled: r.pci_enabled === 1,
+        sip_enabled: r.sip_enabled === 1,
+      }))
+    },
+    /** This month's calls (UTC calendar month) beside the tenant's limits. */
+    async usage(principal: Principal, id: string, now = new Date()) {
+      const tenant = await this.get(principal, id)
+      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString()
+      const { calls, durationMs } = await repo.callUsage(db, id, monthStart)
+      return {
+        month_start: monthStart,
+        calls_this_month: calls,
+        minutes_this_month: Math.round(durationMs / 60000),
+        monthly_call_limit: tenant.monthly_call_limit,
+        max_concurrent_calls: tenant.max_concurrent_calls,
+        monthly_usage_cents: tenant.monthly_usage_cents,
+      }
+    },
     async get(principal: Principal, id: string): Promise<Tenant> {
       const row = canSeeTenant(principal, id) ? await repo.findTenant(db, id) : undefined
       if (!row) throw new NotFoundError('Tenant')

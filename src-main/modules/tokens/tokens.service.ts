@@ -39,8 +39,13 @@ export interface TokenServiceOptions {
   envToken?: string
 }
 
+/** Tokens held only in this process's memory (the console sign-in link of one `serve` run). */
+export function createSessionToken(): string {
+  return `cs_session_${randomBytes(24).toString('base64url')}`
+}
+
 export function createTokenService(db: Kysely<Database>, options: TokenServiceOptions = {}) {
-  const envTokenHash = options.envToken ? sha256(options.envToken) : null
+  const memoryTokenHashes: Buffer[] = options.envToken ? [sha256(options.envToken)] : []
 
   async function create(input: CreateTokenInput): Promise<CreatedToken> {
     const tenantId = input.role === 'tenant' ? (input.tenantId ?? null) : null
@@ -84,7 +89,7 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
 
   async function authenticate(presented: string): Promise<Principal | null> {
     const hash = sha256(presented)
-    if (envTokenHash && timingSafeEqual(hash, envTokenHash)) {
+    if (memoryTokenHashes.some((known) => timingSafeEqual(hash, known))) {
       return { role: 'admin', tenantId: null, tokenId: null }
     }
     const row = await repo.findActiveByHash(db, hash.toString('hex'))
@@ -100,6 +105,10 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
     create,
     revoke,
     authenticate,
+    /** Accepts `token` as admin until the process ends; it is never stored. */
+    acceptForThisProcess(token: string) {
+      memoryTokenHashes.push(sha256(token))
+    },
     list: () => repo.listTokens(db),
     countActiveAdmins: () => repo.countActiveAdmins(db),
   }

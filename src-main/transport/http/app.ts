@@ -1,7 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
 import { registerCallLogRoutes } from '../../modules/call-logs/call-logs.routes'
+import { registerProviderRoutes } from '../../modules/providers/providers.routes'
+import { registerSipTrunkRoutes } from '../../modules/sip-trunks/sip-trunks.routes'
 import { registerSessionRoutes } from '../../modules/sessions/sessions.routes'
+import { registerSquadRoutes } from '../../modules/squads/squads.routes'
 import { registerTenantRoutes } from '../../modules/tenants/tenants.routes'
 import { NotFoundError } from '../../modules/errors'
 import type { Service } from '../../service'
@@ -77,6 +80,9 @@ export function createHttpApp({ service, version, hostGuard, uiRoot }: HttpAppOp
   registerTenantRoutes(app, service)
   registerSessionRoutes(app, service)
   registerCallLogRoutes(app, service)
+  registerSquadRoutes(app, service)
+  registerProviderRoutes(app, service)
+  registerSipTrunkRoutes(app, service)
   registerTrpc(app, service)
   registerOpenApi(app)
   mountConsole(app, uiRoot ?? null)

@@ -11,15 +11,25 @@ const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i
  */
 export function requireBearer(tokens: TokenService): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
-    const header = c.req.header('authorization')
-    if (!header) return unauthorized('Not authenticated')
-    const match = BEARER.exec(header)
-    if (!match) return unauthorized('Invalid authentication credentials', 'invalid_request')
-    const principal = await tokens.authenticate(match[1]!)
-    if (!principal) return unauthorized('Invalid or revoked token', 'invalid_token')
-    c.set('principal', principal)
+    const result = await authenticateHeader(tokens, c.req.header('authorization'))
+    if ('failure' in result) return unauthorized(result.failure.detail, result.failure.error)
+    c.set('principal', result.principal)
     await next()
   }
+}
+
+export type AuthResult =
+  | { principal: Principal }
+  | { failure: { detail: string; error?: 'invalid_request' | 'invalid_token' } }
+
+/** Reads an Authorization header: the one place that decides who a caller is, for REST and tRPC. */
+export async function authenticateHeader(tokens: TokenService, header: string | undefined): Promise<AuthResult> {
+  if (!header) return { failure: { detail: 'Not authenticated' } }
+  const match = BEARER.exec(header)
+  if (!match) return { failure: { detail: 'Invalid authentication credentials', error: 'invalid_request' } }
+  const principal = await tokens.authenticate(match[1]!)
+  if (!principal) return { failure: { detail: 'Invalid or revoked token', error: 'invalid_token' } }
+  return { principal }
 }
 
 function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token'): Response {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { jsonBody, MAX_BODY_BYTES } from './json-body'
 
 const app = new Hono()
-app.post('/echo', ...jsonBody(), async (c) => c.json({ received: await c.req.json() }))
+app.use('/echo', ...jsonBody())
+app.post('/echo', async (c) => c.json({ received: await c.req.json() }))
 
 const post = (body: string | undefined, contentType?: string) =>
   app.request('/echo', { method: 'POST', body, headers: contentType ? { 'Content-Type': contentType } : {} })

@@ -1,0 +1,17 @@
+import { sttValidationRequestSchema } from '../../../src-shared/schemas/providers'
+import { z } from '../../../src-shared/schemas/zod'
+import { adminProcedure, router } from '../../transport/trpc'
+import { llmProviderParam } from './llm-provider-param'
+
+export const providersRouter = router({
+  llmDetails: adminProcedure
+    .input(z.object({ provider: llmProviderParam }))
+    .query(({ ctx, input }) => ctx.service.providers.llmDetails(ctx.principal, input.provider)),
+  /** The REST body, plus `online` (the REST query parameter). */
+  validateStt: adminProcedure
+    .input(sttValidationRequestSchema.extend({ online: z.boolean().optional() }))
+    .mutation(({ ctx, input }) => {
+      const { online, ...request } = input
+      return ctx.service.providers.validateStt(ctx.principal, request, { online })
+    }),
+})

@@ -1,0 +1,65 @@
+import { createRoute } from '@hono/zod-openapi'
+import {
+  llmProviderDetailsSchema,
+  sttValidationQuerySchema,
+  sttValidationRequestSchema,
+  sttValidationResultSchema,
+} from '../../../src-shared/schemas/providers'
+import { z } from '../../../src-shared/schemas/zod'
+import type { HttpApp } from '../../transport/http/app'
+import { requireAdmin, requireBearer } from '../../transport/http/auth'
+import { jsonBody } from '../../transport/http/json-body'
+import { standardResponses } from '../../transport/http/responses'
+import type { Service } from '../../service'
+import { llmProviderParam } from './llm-provider-param'
+
+const getLlmProvider = createRoute({
+  method: 'get',
+  path: '/admin/providers/llm/{provider}',
+  operationId: 'get_llm_provider_details',
+  tags: ['Providers'],
+  summary: 'Get LLM provider details',
+  description:
+    'A language-model provider from the shipped catalog: models with limits, capabilities and prices, whether a key is configured (masked, never the key), and which agents use it. Admin only.',
+  security: [{ HTTPBearer: [] }],
+  request: { params: z.object({ provider: llmProviderParam }) },
+  responses: {
+    200: { description: 'Successful Response', content: { 'application/json': { schema: llmProviderDetailsSchema } } },
+    ...standardResponses({ forbidden: true }),
+  },
+})
+
+const validateStt = createRoute({
+  method: 'post',
+  path: '/admin/providers/validate/stt',
+  operationId: 'validate_stt_provider',
+  tags: ['Providers'],
+  summary: 'Validate STT provider',
+  description:
+    'Checks one speech-to-text configuration: provider and model known, key present and well formed and, with `online=true`, accepted by the provider. `valid` is true only when every check passes. Admin only.',
+  security: [{ HTTPBearer: [] }],
+  request: {
+    query: sttValidationQuerySchema,
+    body: { required: true, content: { 'application/json': { schema: sttValidationRequestSchema } } },
+  },
+  responses: {
+    200: { description: 'Successful Response', content: { 'application/json': { schema: sttValidationResultSchema } } },
+    ...standardResponses({ forbidden: true }),
+  },
+})
+
+export function registerProviderRoutes(app: HttpApp, service: Service): void {
+  app.use('/admin/providers/llm/:provider', requireBearer(service.tokens), requireAdmin)
+  app.use('/admin/providers/validate/stt', requireBearer(service.tokens), requireAdmin)
+  // The body guards only for POST, so another method still gets its 405.
+  for (const guard of jsonBody()) app.on('POST', '/admin/providers/validate/stt', guard)
+  app.openapi(getLlmProvider, async (c) =>
+    c.json(await service.providers.llmDetails(c.get('principal'), c.req.valid('param').provider), 200),
+  )
+  app.openapi(validateStt, async (c) =>
+    c.json(
+      await service.providers.validateStt(c.get('principal'), c.req.valid('json'), { online: c.req.valid('query').online }),
+      200,
+    ),
+  )
+}

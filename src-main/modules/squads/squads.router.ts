@@ -1,0 +1,9 @@
+import { squadAnalyticsInputSchema } from '../../../src-shared/schemas/squad-analytics'
+import { procedure, router } from '../../transport/trpc'
+
+export const squadsRouter = router({
+  /** The REST query plus the squad id: the same parsing, defaults and date rules. */
+  analytics: procedure
+    .input(squadAnalyticsInputSchema)
+    .query(({ ctx, input: { squadId, ...query } }) => ctx.service.squads.analytics(ctx.principal, squadId, query)),
+})

@@ -1,0 +1,32 @@
+import { createRoute } from '@hono/zod-openapi'
+import { uuidParam } from '../../../src-shared/schemas/params'
+import { squadAnalyticsQuerySchema, squadAnalyticsSchema } from '../../../src-shared/schemas/squad-analytics'
+import { z } from '../../../src-shared/schemas/zod'
+import { requireBearer } from '../../transport/http/auth'
+import type { HttpApp } from '../../transport/http/app'
+import { standardResponses } from '../../transport/http/responses'
+import type { Service } from '../../service'
+
+const getSquadAnalytics = createRoute({
+  method: 'get',
+  path: '/squads/{squad_id}/analytics',
+  operationId: 'get_squad_analytics',
+  tags: ['Squads'],
+  summary: 'Get squad analytics',
+  description:
+    "Transfer statistics, member utilization, routing strategy performance and session distribution of a squad over a period (default: the last 30 days). Sessions count by created_at, transfers by requested_at. A tenant-scoped token sees only its tenant's squads.",
+  security: [{ HTTPBearer: [] }],
+  request: { params: z.object({ squad_id: uuidParam('Squad id') }), query: squadAnalyticsQuerySchema },
+  responses: {
+    200: { description: 'Successful Response', content: { 'application/json': { schema: squadAnalyticsSchema } } },
+    ...standardResponses({ notFound: true }),
+  },
+})
+
+export function registerSquadRoutes(app: HttpApp, service: Service): void {
+  app.use('/squads/:squad_id/analytics', requireBearer(service.tokens))
+  app.openapi(getSquadAnalytics, async (c) => {
+    const { squad_id } = c.req.valid('param')
+    return c.json(await service.squads.analytics(c.get('principal'), squad_id, c.req.valid('query')), 200)
+  })
+}

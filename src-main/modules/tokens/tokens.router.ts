@@ -1,0 +1,13 @@
+import { TOKEN_ROLES } from '../../../src-shared/constants'
+import { z } from '../../../src-shared/schemas/zod'
+import { adminProcedure, procedure, router } from '../../transport/trpc'
+
+export const tokensRouter = router({
+  /** Who the console is signed in as; also how it checks a pasted token. */
+  whoami: procedure.query(({ ctx }) => ({ role: ctx.principal.role, tenantId: ctx.principal.tenantId })),
+  list: adminProcedure.query(({ ctx }) => ctx.service.tokens.list()),
+  create: adminProcedure
+    .input(z.object({ name: z.string().trim().min(1).max(100), role: z.enum(TOKEN_ROLES), tenantId: z.uuid().nullish() }))
+    .mutation(({ ctx, input }) => ctx.service.tokens.create(input)),
+  revoke: adminProcedure.input(z.object({ id: z.uuid() })).mutation(({ ctx, input }) => ctx.service.tokens.revoke(input.id)),
+})

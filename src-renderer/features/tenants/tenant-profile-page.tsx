@@ -1,0 +1,119 @@
+import { Anchor, Badge, Card, Code, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { useQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { Link, useParams } from 'react-router'
+import type { Tenant } from '../../../src-shared/schemas/tenant'
+import { QueryState } from '../../components/query-state'
+import { formatCents, formatNumber, formatTimestamp } from '../../lib/format'
+import { useTRPC } from '../../lib/trpc'
+import { StatusBadge } from './status-badge'
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card withBorder padding="sm">
+      <Text fw={600} size="sm" mb="xs">
+        {title}
+      </Text>
+      {children}
+    </Card>
+  )
+}
+
+function Fields({ rows }: { rows: Array<[string, ReactNode]> }) {
+  return (
+    <Table>
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Td w="45%" c="dimmed">
+              {label}
+            </Table.Td>
+            <Table.Td>{value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  )
+}
+
+const Flag = ({ on, label }: { on: boolean; label?: string }) => (
+  <Badge color={on ? 'green' : 'gray'} variant={on ? 'light' : 'outline'}>
+    {label ?? (on ? 'on' : 'off')}
+  </Badge>
+)
+
+function UsageBar({ used, limit, unit }: { used: number; limit: number; unit: string }) {
+  const pct = limit > 0 ? Math.min(100, (used / limit) * 100) : 100
+  return (
+    <Stack gap={2}>
+      <Text size="xs">
+        {formatNumber(used)} of {formatNumber(limit)} {unit} ({pct.toFixed(0)} %)
+      </Text>
+      <Progress value={pct} color={pct >= 90 ? 'red' : pct >= 75 ? 'orange' : 'indigo'} size="sm" aria-label={`${unit} used`} />
+    </Stack>
+  )
+}
+
+export function TenantProfilePage() {
+  const { tenantId = '' } = useParams()
+  const trpc = useTRPC()
+  const tenant = useQuery(trpc.tenants.get.queryOptions({ tenantId }))
+  const usage = useQuery(trpc.tenants.usage.queryOptions({ tenantId }))
+  return (
+    <QueryState query={tenant}>
+      {(t: Tenant) => (
+        <Stack>
+          <Group justify="space-between">
+            <Group gap="sm">
+              <Anchor component={Link} to="/tenants" size="sm">
+                Tenants
+              </Anchor>
+              <Text c="dimmed">/</Text>
+              <Title order={3} data-testid="tenant-name">
+                {t.name}
+              </Title>
+              <StatusBadge status={t.status} />
+            </Group>
+            <Code>{t.id}</Code>
+          </Group>
+          <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+            <Section title="Organization">
+              <Fields rows={[['Name', t.name], ['Status', <StatusBadge key="s" status={t.status} />], ['Customer since', formatTimestamp(t.created_at)]]} />
+            </Section>
+            <Section title="Billing plan and usage">
+              <Fields
+                rows={[
+                  ['Plan', t.billing_plan],
+                  ['Usage this month', formatCents(t.monthly_usage_cents)],
+                  ['Calls this month', usage.data ? <UsageBar used={usage.data.calls_this_month} limit={t.monthly_call_limit} unit="calls" /> : '…'],
+                  ['Max concurrent calls', formatNumber(t.max_concurrent_calls)],
+                ]}
+              />
+            </Section>
+            <Section title="Features">
+              <Fields rows={[['SIP', <Flag key="a" on={t.sip_enabled} />], ['Recording', <Flag key="b" on={t.recording_enabled} />], ['Analytics', <Flag key="c" on={t.analytics_enabled} />]]} />
+            </Section>
+            <Section title="Compliance">
+              <Fields rows={[['HIPAA', <Flag key="a" on={t.hipaa_enabled} />], ['PCI DSS', <Flag key="b" on={t.pci_enabled} />], ['Data encryption', <Flag key="c" on={t.data_encryption_enabled} />]]} />
+            </Section>
+            <Section title="Recording">
+              <Fields rows={[['Format', t.recording_format], ['Retention', `${formatNumber(t.retention_days)} days`]]} />
+            </Section>
+            <Section title="Webhook">
+              <Fields rows={[['URL', t.webhook_url ? <Code key="u">{t.webhook_url}</Code> : <Text c="dimmed" size="sm">none</Text>], ['Timeout', `${t.webhook_timeout_seconds} s`]]} />
+            </Section>
+            <Section title="SIP">
+              <Fields rows={[['Domain', t.sip_domain ?? '—'], ['Username', t.sip_username ?? '—']]} />
+            </Section>
+            <Section title="Metadata">
+              {t.meta_data ? <Code block>{JSON.stringify(t.meta_data, null, 2)}</Code> : <Text c="dimmed" size="sm">none</Text>}
+            </Section>
+            <Section title="Timestamps">
+              <Fields rows={[['Created', formatTimestamp(t.created_at)], ['Updated', formatTimestamp(t.updated_at)]]} />
+            </Section>
+          </SimpleGrid>
+        </Stack>
+      )}
+    </QueryState>
+  )
+}
