@@ -31,6 +31,17 @@ describe('jsonBody', () => {
     expect(body.detail[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 8], msg: 'JSON decode error' })
   })
 
+  it('refuses nesting deeper than 64 levels before parsing, and accepts 64', async () => {
+    const nested = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`
+    expect((await post(nested(64), 'application/json')).status).toBe(200)
+    const response = await post(nested(5000), 'application/json')
+    expect(response.status).toBe(422)
+    expect(await response.json()).toEqual({
+      detail: [{ type: 'json_invalid', loc: ['body', 64], msg: 'JSON decode error', input: {}, ctx: { error: 'nesting deeper than 64 levels' } }],
+    })
+    expect((await post('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}', 'application/json')).status).toBe(200)
+  })
+
   it('answers another content type with 415', async () => {
     const response = await post('provider=deepgram', 'application/x-www-form-urlencoded')
     expect(response.status).toBe(415)

@@ -2,6 +2,25 @@ import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/** Deeper bodies are refused before parsing: echoing them in an error would overflow the stack. */
+export const MAX_JSON_DEPTH = 64
+
+/** The position where nesting first exceeds `max`, or -1. Skips brackets inside strings. */
+function depthExceededAt(text: string, max: number): number {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i)
+    if (inString) {
+      if (ch === 92) i++ // backslash: skip the escaped character
+      else if (ch === 34) inString = false
+    } else if (ch === 34) inString = true
+    else if (ch === 91 || ch === 123) {
+      if (++depth > max) return i
+    } else if (ch === 93 || ch === 125) depth--
+  }
+  return -1
+}
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i
 
@@ -22,6 +41,11 @@ export function jsonBody(): MiddlewareHandler[] {
     const contentType = c.req.header('content-type') ?? ''
     if (!JSON_TYPE.test(contentType)) {
       return c.json({ detail: `Unsupported Media Type: send the body as application/json, not ${contentType || 'an untyped body'}` }, 415)
+    }
+    const tooDeep = depthExceededAt(text, MAX_JSON_DEPTH)
+    if (tooDeep >= 0) {
+      const error = `nesting deeper than ${MAX_JSON_DEPTH} levels`
+      return c.json({ detail: [{ type: 'json_invalid', loc: ['body', tooDeep], msg: 'JSON decode error', input: {}, ctx: { error } }] }, 422)
     }
     try {
       JSON.parse(text)

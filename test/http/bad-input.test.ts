@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../helpers/test-server'
+
+/** No bad input ever yields a 500: every answer is a 4xx in the spec's shape, and nothing changes. */
+let server: TestServer
+let counts: () => string
+beforeAll(async () => {
+  server = await startTestServer()
+  const db = server.service.handle.sqlite
+  counts = () => JSON.stringify(db.prepare('select (select count(*) from tenants), (select count(*) from call_logs), (select count(*) from provider_credentials), (select count(*) from api_tokens)').raw().get())
+})
+afterAll(async () => server.close())
+
+const NASTY = [
+  '',
+  ' ',
+  '%00',
+  '%ZZ',
+  'null',
+  '-1',
+  '1e309',
+  '99999999999999999999999',
+  "'; drop table call_logs; --",
+  '" OR 1=1 --',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%F0%9F%93%9E%E2%80%AEabc',
+  'a'.repeat(20_000),
+  '[]',
+  '{}',
+]
+
+const PATHS = (value: string) => [
+  `/tenants/${value}`,
+  `/agents/${value}/sessions?limit=${value}&offset=${value}`,
+  `/agents/${value}/conversations`,
+  `/logs/calls?start_date=${value}&end_date=${value}&agent_id=${value}&limit=${value}`,
+  `/logs/calls?limit=1&limit=${value}`,
+  `/squads/${value}/analytics?start_date=${value}`,
+  `/admin/providers/llm/${value}`,
+  `/agents/sip/list-trunks?${value}=${value}`,
+  `/trpc/callLogs.list?input=${value}`,
+  `/trpc/tenants.get?input=${encodeURIComponent(JSON.stringify({ tenantId: value }))}`,
+]
+
+const BODIES = [
+  '[]',
+  '"text"',
+  '42',
+  'null',
+  '{"provider": 1, "model": {"x": 1}}',
+  '{"provider": "deepgram", "model": "nova-3", "__proto__": {"admin": true}}',
+  '{"provider": "deepgram", "model": "' + 'm'.repeat(100_000) + '"}',
+  `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  '{"provider": "\u0000", "model": "\ud800"}',
+  '{"provider": "deepgram"',
+]
+
+describe('bad input', () => {
+  it('never answers 5xx on any route, and leaves the store unchanged', async () => {
+    const before = counts()
+    const failures: string[] = []
+    for (const value of NASTY) {
+      for (const path of PATHS(value)) {
+        const response = await server.get(path)
+        const text = await response.text()
+        if (response.status >= 500) failures.push(`${response.status} GET ${path.slice(0, 120)}: ${text.slice(0, 200)}`)
+        // 431 comes from Node's HTTP parser for a request line over 16 KiB, before any route runs.
+        else if (response.status >= 400 && response.status !== 431 && !path.startsWith('/trpc/')) expect(() => JSON.parse(text), `${response.status} ${path.slice(0, 80)}`).not.toThrow()
+      }
+    }
+    for (const body of BODIES) {
+      for (const type of ['application/json', 'text/plain', 'application/json; charset=latin1']) {
+        const response = await server.get('/admin/providers/validate/stt', { method: 'POST', body, headers: { 'Content-Type': type } })
+        const text = await response.text()
+        if (response.status >= 500) failures.push(`${response.status} POST ${body.slice(0, 60)} (${type}): ${text.slice(0, 200)}`)
+        else expect(response.status).toBeGreaterThanOrEqual(200)
+      }
+    }
+    expect(failures).toEqual([])
+    expect(counts()).toBe(before)
+    expect((await server.get('/healthz')).status).toBe(200)
+  })
+
+  it('answers the JSON-body errors as documented', async () => {
+    const post = (body: string, type = 'application/json') =>
+      server.get('/admin/providers/validate/stt', { method: 'POST', body, headers: { 'Content-Type': type } })
+    expect((await post('[]')).status).toBe(422)
+    const missing = (await (await post('{}')).json()) as { detail: Array<{ type: string; loc: string[] }> }
+    expect(missing.detail.map((d) => [d.type, d.loc.join('.')])).toEqual(expect.arrayContaining([['missing', 'body.provider'], ['missing', 'body.model']]))
+    const wrongType = (await (await post('{"provider": 1, "model": "nova-3"}')).json()) as { detail: Array<{ type: string; loc: string[] }> }
+    expect(wrongType.detail[0]).toMatchObject({ type: 'string_type', loc: ['body', 'provider'] })
+    expect((await post('{"provider": "deepgram"', 'application/json')).status).toBe(422)
+    expect((await post('provider=deepgram', 'application/x-www-form-urlencoded')).status).toBe(415)
+    expect((await post(`{"provider":"${'x'.repeat(1_100_000)}"}`)).status).toBe(413)
+  })
+})
