@@ -11,6 +11,7 @@ import { runCli, startServe } from '../test/helpers/cli'
 import { floorOf, type Floor } from './floor'
 import { loadTest, type LoadResult } from './load'
 import { scenarios } from './scenarios'
+import { BENCH_SQUAD, buildSquadFixture } from './squad-fixture'
 
 const root = join(import.meta.dirname, '..')
 const dataDir = join(root, '.bench-data')
@@ -46,6 +47,19 @@ async function main() {
     await server.stop()
   }
 
+  // Squad analytics: one squad with 100,000 sessions in the default 30-day period.
+  console.log('Squad analytics on 100,000 sessions…')
+  const squadDb = join(dataDir, 'squad-100k.sqlite')
+  await buildSquadFixture(squadDb)
+  const squadServer = await startServe(['--db', squadDb, '--no-seed'], { CALLSCOPE_TOKEN: TOKEN })
+  let squadHttp: number[]
+  try {
+    squadHttp = await sequentialTimes(`${squadServer.url}/squads/${BENCH_SQUAD}/analytics`, TOKEN, 21)
+  } finally {
+    await squadServer.stop()
+  }
+  const squadService = await serviceTimes(squadDb, 21)
+
   const rows = results.map(({ name, load, floor }) =>
     `| ${name} | ${load.requestsPerSecond.toFixed(0)} | ${load.p50.toFixed(1)} | ${load.p99.toFixed(1)} | ${load.non2xx} | ${floor.medianMs.toFixed(2)} | ${(floor.medianMs > 0 ? load.p50 / floor.medianMs : Number.NaN).toFixed(1)}× |`,
   )
@@ -75,11 +89,60 @@ on per-request overhead.
 |---|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
-Cases:
+## Squad analytics
+
+\`GET /squads/{squad_id}/analytics\` (default period: the last 30 days) for one squad with 100,000 sessions in
+the period, 50,000 older ones and about 12,000 transfers (bench/squad-fixture.ts). Median of 21 sequential calls
+after a first, cold one.
+
+| measured | median ms | min | max |
+|---|---:|---:|---:|
+| service call in-process | ${fmt(squadService)} |
+| HTTP request, one connection | ${fmt(squadHttp)} |
+
+Cases of the HTTP table:
 ${cases.map((c) => `- **${c.name}**: \`GET ${c.path.replace(/agent_id=[0-9a-f-]+/, 'agent_id=<busiest agent>').replace(/agents\/[0-9a-f-]+/, 'agents/<busiest agent>')}\``).join('\n')}
 `
   writeFileSync(join(root, 'docs', 'benchmarks.md'), report)
   console.log(report)
+}
+
+async function sequentialTimes(url: string, token: string, runs: number): Promise<number[]> {
+  const get = () => fetch(url, { headers: { Authorization: `Bearer ${token}` } }).then((r) => {
+    if (!r.ok) throw new Error(`${url}: ${r.status}`)
+    return r.arrayBuffer()
+  })
+  await get()
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now()
+    await get()
+    times.push(performance.now() - t0)
+  }
+  return times
+}
+
+async function serviceTimes(dbPath: string, runs: number): Promise<number[]> {
+  const { createService } = await import('../src-main/service')
+  const service = await createService({ dbPath, seedNewDatabase: false })
+  const admin = { role: 'admin' as const, tenantId: null, tokenId: null }
+  try {
+    await service.squads.analytics(admin, BENCH_SQUAD, {})
+    const times: number[] = []
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now()
+      await service.squads.analytics(admin, BENCH_SQUAD, {})
+      times.push(performance.now() - t0)
+    }
+    return times
+  } finally {
+    await service.close()
+  }
+}
+
+function fmt(times: number[]): string {
+  const sorted = [...times].sort((a, b) => a - b)
+  return `${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} | ${sorted[0]!.toFixed(1)} | ${sorted.at(-1)!.toFixed(1)}`
 }
 
 main().catch((error) => {

@@ -34,6 +34,28 @@ export function integerParam(options: IntegerParamOptions) {
     .openapi({ description: options.description })
 }
 
+const TRUE_TEXT = new Set(['1', 'true', 't', 'yes', 'y', 'on'])
+const FALSE_TEXT = new Set(['0', 'false', 'f', 'no', 'n', 'off'])
+
+/** A boolean query parameter parsed as pydantic does (`true`, `1`, `yes`, `on`, ... case-insensitively). */
+export function booleanParam(description: string) {
+  return z
+    .preprocess((value, ctx) => {
+      if (typeof value !== 'string') return value
+      const text = value.trim().toLowerCase()
+      if (TRUE_TEXT.has(text)) return true
+      if (FALSE_TEXT.has(text)) return false
+      ctx.addIssue({
+        code: 'custom',
+        input: value,
+        message: 'Input should be a valid boolean, unable to interpret input',
+        params: { type: 'bool_parsing' },
+      })
+      return z.NEVER
+    }, z.boolean().optional())
+    .openapi({ type: 'boolean', description })
+}
+
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2})?$/
 

@@ -1,5 +1,6 @@
 import { PROVIDER_KINDS } from '../constants'
 import { z } from './zod'
+import { booleanParam } from './params'
 
 /**
  * Shapes of the provider administration operations (`/admin/providers/*`). Decisions on what the
@@ -102,28 +103,6 @@ export const sttValidationRequestSchema = z
     model: field('Model id from the provider\'s catalog entry, e.g. `nova-3`').openapi({ example: 'nova-3' }),
   })
   .openapi('SttValidationRequest')
-
-const TRUE_TEXT = new Set(['1', 'true', 't', 'yes', 'y', 'on'])
-const FALSE_TEXT = new Set(['0', 'false', 'f', 'no', 'n', 'off'])
-
-/** A boolean query parameter parsed as pydantic does (`true`, `1`, `yes`, `on`, ... case-insensitively). */
-export function booleanParam(description: string) {
-  return z
-    .preprocess((value, ctx) => {
-      if (typeof value !== 'string') return value
-      const text = value.trim().toLowerCase()
-      if (TRUE_TEXT.has(text)) return true
-      if (FALSE_TEXT.has(text)) return false
-      ctx.addIssue({
-        code: 'custom',
-        input: value,
-        message: 'Input should be a valid boolean, unable to interpret input',
-        params: { type: 'bool_parsing' },
-      })
-      return z.NEVER
-    }, z.boolean().optional())
-    .openapi({ type: 'boolean', description })
-}
 
 export const sttValidationQuerySchema = z.object({
   online: booleanParam(

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { listenOnLoopback } from './loopback-server'
 
 export interface FakeProvider {
   /** Base URL; append `/hang` to get no answer, `/status/<code>` to get that status
@@ -31,17 +32,7 @@ export async function startFakeProvider(goodKey: string): Promise<FakeProvider> 
     res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' })
     res.end(JSON.stringify(ok ? { ok: true } : { err_msg: 'Invalid credentials' }))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  return { ...(await listenOnLoopback(server)), requests }
 }
 
 /** A loopback URL nothing listens on: connections are refused. */

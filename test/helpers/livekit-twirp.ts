@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listenOnLoopback } from './loopback-server'
 
 export interface TwirpRequest {
   method: string
@@ -25,17 +25,7 @@ export async function startTwirpServer(handler: TwirpHandler) {
       handler(recorded, res)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  return { ...(await listenOnLoopback(server)), requests }
 }
 
 /** Answers with a JSON body, as a Twirp server does. */
