@@ -2,6 +2,7 @@ import { createHttpApp } from './transport/http/app'
 import { createHostGuard } from './transport/http/host-guard'
 import { startListener } from './transport/http/listener'
 import { createSessionToken } from './modules/tokens/tokens.service'
+import type { RuntimeInfo } from './transport/trpc'
 import { createService, type ServiceOptions } from './service'
 
 export interface HeadlessOptions extends ServiceOptions {
@@ -35,8 +36,10 @@ export async function startHeadless(options: HeadlessOptions) {
       log(`Warning: listening on ${options.host}, not loopback: other machines can reach this port.`)
     }
     const hostGuard = createHostGuard(options.host)
-    const app = createHttpApp({ service, version: options.version, hostGuard, uiRoot: options.uiRoot })
+    const runtime: RuntimeInfo = { mode: 'headless', listenerUrl: null }
+    const app = createHttpApp({ service, version: options.version, hostGuard, uiRoot: options.uiRoot, runtime })
     const listener = await startListener(app, { host: options.host, port: options.port, hostGuard })
+    runtime.listenerUrl = listener.url
     // A sign-in link for this run only: the token lives in this process's memory, and in the URL
     // fragment, which browsers never send to the server.
     const consoleToken = createSessionToken()

@@ -1,6 +1,9 @@
 import { existsSync, statSync } from 'node:fs'
 import { type DatabaseHandle, openDatabase } from './db/connection'
 import { migrateToLatest, type SchemaVersion, schemaVersion } from './db/migrate'
+import { createAgentsService } from './modules/agents/agents.service'
+import { createConversationsService } from './modules/conversations/conversations.service'
+import { createOverviewService } from './modules/overview/overview.service'
 import { createCallLogsService } from './modules/call-logs/call-logs.service'
 import { createProvidersService } from './modules/providers/providers.service'
 import { createSipTrunksService } from './modules/sip-trunks/sip-trunks.service'
@@ -87,6 +90,9 @@ export async function createService(options: ServiceOptions) {
     tokens,
     tenants: createTenantsService(handle.db),
     sessions: createSessionsService(handle.db),
+    agents: createAgentsService(handle.db),
+    conversations: createConversationsService(handle.db),
+    overview: createOverviewService(handle.db),
     callLogs: createCallLogsService(handle.db),
     squads: createSquadsService(handle.db),
     providers: createProvidersService(handle.db, { dbPath: handle.path }),

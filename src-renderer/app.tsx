@@ -1,19 +1,38 @@
 import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Stack, Text, Title } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
-import { IconBuilding, IconLogout } from '@tabler/icons-react'
+import { IconBuilding, IconListSearch, IconLogout } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query'
 import { type ReactNode, useState } from 'react'
 import { createHashRouter, NavLink as RouterLink, Navigate, Outlet, RouterProvider } from 'react-router'
 import { QueryState } from './components/query-state'
+import { AgentPage } from './features/agents/agent-page'
+import { AgentsPage } from './features/agents/agents-page'
+import { TranscriptPage } from './features/agents/transcript-page'
+import { OverviewPage } from './features/overview/overview-page'
+import { IconHeadset, IconLayoutDashboard } from '@tabler/icons-react'
+import { CallLogsPage } from './features/call-logs/call-logs-page'
 import { SignIn } from './features/sign-in/sign-in'
 import { TenantProfilePage } from './features/tenants/tenant-profile-page'
 import { TenantsPage } from './features/tenants/tenants-page'
 import { clearToken } from './lib/auth'
 import { useTRPC } from './lib/trpc'
+import { IconPlugConnected, IconPhoneCall, IconSettings, IconUsersGroup } from '@tabler/icons-react'
+import { ProvidersPage } from './features/providers/providers-page'
+import { SettingsPage } from './features/settings/settings-page'
+import { SipTrunksPage } from './features/sip-trunks/sip-trunks-page'
+import { SquadPage } from './features/squads/squad-page'
+import { SquadsPage } from './features/squads/squads-page'
 
 /** Navigation entries, in the order a support engineer reaches for them. */
 const NAV: Array<{ to: string; label: string; icon: ReactNode }> = [
+  { to: '/overview', label: 'Overview', icon: <IconLayoutDashboard size={16} /> },
   { to: '/tenants', label: 'Tenants', icon: <IconBuilding size={16} /> },
+  { to: '/logs', label: 'Call logs', icon: <IconListSearch size={16} /> },
+  { to: '/agents', label: 'Agents', icon: <IconHeadset size={16} /> },
+  { to: '/squads', label: 'Squads', icon: <IconUsersGroup size={16} /> },
+  { to: '/sip-trunks', label: 'SIP trunks', icon: <IconPhoneCall size={16} /> },
+  { to: '/providers', label: 'Providers', icon: <IconPlugConnected size={16} /> },
+  { to: '/settings', label: 'Settings', icon: <IconSettings size={16} /> },
 ]
 
 function Layout() {
@@ -82,9 +101,19 @@ const buildRouter = () =>
     element: <Layout />,
     errorElement: <NotFound />,
     children: [
-      { index: true, element: <Navigate to="/tenants" replace /> },
+      { index: true, element: <Navigate to="/overview" replace /> },
+      { path: 'overview', element: <OverviewPage /> },
+      { path: 'agents', element: <AgentsPage /> },
+      { path: 'agents/:agentId', element: <AgentPage /> },
+      { path: 'sessions/:conversationId', element: <TranscriptPage /> },
       { path: 'tenants', element: <TenantsPage /> },
+      { path: 'logs', element: <CallLogsPage /> },
       { path: 'tenants/:tenantId', element: <TenantProfilePage /> },
+      { path: 'squads', element: <SquadsPage /> },
+      { path: 'squads/:squadId', element: <SquadPage /> },
+      { path: 'providers', element: <ProvidersPage /> },
+      { path: 'sip-trunks', element: <SipTrunksPage /> },
+      { path: 'settings', element: <SettingsPage /> },
     ],
   },
 ])

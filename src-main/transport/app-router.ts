@@ -1,5 +1,9 @@
+import { agentsRouter } from '../modules/agents/agents.router'
+import { conversationsRouter } from '../modules/conversations/conversations.router'
+import { overviewRouter } from '../modules/overview/overview.router'
 import { callLogsRouter } from '../modules/call-logs/call-logs.router'
 import { providersRouter } from '../modules/providers/providers.router'
+import { settingsRouter } from '../modules/settings/settings.router'
 import { sipTrunksRouter } from '../modules/sip-trunks/sip-trunks.router'
 import { sessionsRouter } from '../modules/sessions/sessions.router'
 import { squadsRouter } from '../modules/squads/squads.router'
@@ -11,11 +15,15 @@ import { router } from './trpc'
 export const appRouter = router({
   tenants: tenantsRouter,
   sessions: sessionsRouter,
+  agents: agentsRouter,
+  conversations: conversationsRouter,
+  overview: overviewRouter,
   callLogs: callLogsRouter,
   squads: squadsRouter,
   providers: providersRouter,
   sipTrunks: sipTrunksRouter,
   tokens: tokensRouter,
+  settings: settingsRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -7,6 +7,15 @@ import type { Service } from '../service'
 export interface TrpcContext {
   service: Service
   principal: Principal
+  /** Optional so in-process callers (tests) need not invent one; absent reads as headless, not listening. */
+  runtime?: RuntimeInfo
+}
+
+/** How this process serves the console: filled in by the entry point once the listener is up. */
+export interface RuntimeInfo {
+  mode: 'headless' | 'desktop'
+  /** The HTTP listener's base URL; null while not listening (or in a desktop app without one). */
+  listenerUrl: string | null
 }
 
 // Stack traces stay in the main process, never in responses.

@@ -3,6 +3,7 @@ import type { CallLog, CallLogQuery } from '../../../src-shared/schemas/call-log
 import type { CallLogRow, Database } from '../../db/schema'
 import type { Principal } from '../tokens/tokens.service'
 import * as repo from './call-logs.repo'
+import { createCallLogSearch } from './call-logs.search'
 
 export function toCallLog(row: CallLogRow): CallLog {
   return {
@@ -24,6 +25,8 @@ export function toCallLog(row: CallLogRow): CallLog {
 
 export function createCallLogsService(db: Kysely<Database>) {
   return {
+    /** The console's search, facets, histogram and context (call-logs.search.ts). */
+    ...createCallLogSearch(db, toCallLog),
     /** Call logs, newest first; a tenant token sees only its tenant's records. */
     async list(principal: Principal, query: CallLogQuery): Promise<CallLog[]> {
       const rows = await repo.listCallLogs(db, {

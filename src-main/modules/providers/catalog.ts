@@ -35,3 +35,10 @@ export function keyEnvFor(kind: ProviderKind, id: string): string | null {
   if (kind === 'stt') return findSttProvider(id)?.auth.key_env ?? null
   return null
 }
+
+/** What the console's pickers need from the catalogs: ids, names and model ids of the LLM and STT providers, in catalog order. */
+export function catalogSummary() {
+  const summarize = (providers: ReadonlyArray<{ id: string; display_name: string; models: ReadonlyArray<{ id: string; display_name: string }> }>) =>
+    providers.map((p) => ({ id: p.id, display_name: p.display_name, models: p.models.map((m) => ({ id: m.id, display_name: m.display_name })) }))
+  return { llm: summarize(llmCatalog.providers), stt: summarize(sttCatalog.providers) }
+}

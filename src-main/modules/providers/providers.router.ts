@@ -1,9 +1,12 @@
 import { sttValidationRequestSchema } from '../../../src-shared/schemas/providers'
 import { z } from '../../../src-shared/schemas/zod'
 import { adminProcedure, router } from '../../transport/trpc'
+import { catalogSummary } from './catalog'
 import { llmProviderParam } from './llm-provider-param'
 
 export const providersRouter = router({
+  /** LLM and STT provider ids, names and model ids from the shipped catalogs (admin, as the rest of /admin/providers). */
+  catalog: adminProcedure.query(() => catalogSummary()),
   llmDetails: adminProcedure
     .input(z.object({ provider: llmProviderParam }))
     .query(({ ctx, input }) => ctx.service.providers.llmDetails(ctx.principal, input.provider)),

@@ -27,6 +27,23 @@ export function findSquad(db: Kysely<Database>, squadId: string) {
     .executeTakeFirst()
 }
 
+/** Squads with their tenant's name and member count, by tenant name then squad name; one tenant's when `tenantId` is set. */
+export function listSquads(db: Kysely<Database>, tenantId: string | null) {
+  let query = db
+    .selectFrom('squads as s')
+    .innerJoin('tenants as t', 't.id', 's.tenant_id')
+    .select((eb) => [
+      's.id',
+      's.name',
+      's.tenant_id',
+      't.name as tenant_name',
+      's.routing_strategy',
+      eb.selectFrom('squad_members as m').select((m) => m.fn.countAll<number>().as('n')).whereRef('m.squad_id', '=', 's.id').as('member_count'),
+    ])
+  if (tenantId !== null) query = query.where('s.tenant_id', '=', tenantId)
+  return query.orderBy('t.name').orderBy('s.name').orderBy('s.id').execute()
+}
+
 /** The squad's current members with their names, by priority, then name. */
 export function listMembers(db: Kysely<Database>, squadId: string) {
   return db

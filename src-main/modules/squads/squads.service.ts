@@ -13,6 +13,16 @@ import { canSeeTenant } from '../tenants/tenants.service'
 import type { Principal } from '../tokens/tokens.service'
 import * as repo from './squads.repo'
 
+/** One row of the console's squads list. */
+export interface SquadSummary {
+  id: string
+  name: string
+  tenant_id: string
+  tenant_name: string
+  routing_strategy: SquadAnalytics['routing_strategy']
+  member_count: number
+}
+
 const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
 
@@ -129,6 +139,19 @@ export function createSquadsService(db: Kysely<Database>, options: SquadsService
   }
 
   return {
+    /** Squads the principal may see (a tenant token: its tenant's only), for the console's list. */
+    async list(principal: Principal): Promise<SquadSummary[]> {
+      const rows = await repo.listSquads(db, principal.tenantId)
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        tenant_id: r.tenant_id,
+        tenant_name: r.tenant_name,
+        routing_strategy: r.routing_strategy as SquadSummary['routing_strategy'],
+        member_count: num(r.member_count),
+      }))
+    },
+
     /**
      * Transfer statistics, member utilization, routing strategy performance and session
      * distribution of one squad over a period (default: the last 30 days). Definitions: docs/api.md.

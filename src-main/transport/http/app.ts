@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
+import { registerCallLogExportRoutes } from '../../modules/call-logs/call-logs.export'
 import { registerCallLogRoutes } from '../../modules/call-logs/call-logs.routes'
 import { registerProviderRoutes } from '../../modules/providers/providers.routes'
 import { registerSipTrunkRoutes } from '../../modules/sip-trunks/sip-trunks.routes'
@@ -8,6 +9,7 @@ import { registerSquadRoutes } from '../../modules/squads/squads.routes'
 import { registerTenantRoutes } from '../../modules/tenants/tenants.routes'
 import { NotFoundError } from '../../modules/errors'
 import type { Service } from '../../service'
+import type { RuntimeInfo } from '../trpc'
 import type { AuthEnv } from './auth'
 import { mountConsole } from './console'
 import type { HostGuard } from './host-guard'
@@ -23,6 +25,8 @@ export interface HttpAppOptions {
   hostGuard?: HostGuard
   /** Directory of the built console (out/renderer), served under /console/. */
   uiRoot?: string | null
+  /** Read by the console's settings page; the entry point fills in listenerUrl once it listens. */
+  runtime?: RuntimeInfo
 }
 
 export type HttpApp = OpenAPIHono<AuthEnv>
@@ -38,7 +42,7 @@ const TARGET_LOCATION: Record<string, Location> = {
  * The REST interface as a Hono app: routes, validation in FastAPI's shape, errors. Transport
  * concerns of a real socket (bind address, Host checks, static UI) live in the listener.
  */
-export function createHttpApp({ service, version, hostGuard, uiRoot }: HttpAppOptions): HttpApp {
+export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: HttpAppOptions): HttpApp {
   const app: HttpApp = new OpenAPIHono<AuthEnv>({
     defaultHook: (result, c) => {
       if (result.success) return
@@ -80,10 +84,11 @@ export function createHttpApp({ service, version, hostGuard, uiRoot }: HttpAppOp
   registerTenantRoutes(app, service)
   registerSessionRoutes(app, service)
   registerCallLogRoutes(app, service)
+  registerCallLogExportRoutes(app, service)
   registerSquadRoutes(app, service)
   registerProviderRoutes(app, service)
   registerSipTrunkRoutes(app, service)
-  registerTrpc(app, service)
+  registerTrpc(app, service, runtime ?? { mode: 'headless', listenerUrl: null })
   registerOpenApi(app)
   mountConsole(app, uiRoot ?? null)
 

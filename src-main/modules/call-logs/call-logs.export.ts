@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely'
+import type BetterSqlite3 from 'better-sqlite3'
+import { viewFromSearchParams } from '../../../src-shared/call-log-view'
+import type { CallLog } from '../../../src-shared/schemas/call-log'
+import { type CallLogCursor, callLogFilterSchema } from '../../../src-shared/schemas/call-log-search'
+import type { CallLogRow, Database } from '../../db/schema'
+import { requireBearer } from '../../transport/http/auth'
+import type { HttpApp } from '../../transport/http/app'
+import { toValidationErrors } from '../../transport/http/validation-errors'
+import type { Service } from '../../service'
+import type { Principal } from '../tokens/tokens.service'
+import { pageQuery } from './call-logs.search.repo'
+import { resolveFilter } from './call-logs.search'
+import { toCallLog } from './call-logs.service'
+
+export type ExportFormat = 'csv' | 'ndjson'
+
+/** The 13 fields of a record, in the API's order: the CSV header. */
+export const EXPORT_COLUMNS = [
+  'id', 'tenant_id', 'log_type', 'log_level', 'message', 'timestamp', 'agent_id',
+  'session_id', 'call_id', 'details', 'user_id', 'trace_id', 'request_id',
+] as const satisfies ReadonlyArray<keyof CallLog>
+
+/**
+ * RFC 4180: a field with a comma, quote, CR or LF is quoted and its quotes doubled; null is the
+ * empty field; details is its JSON text. Values are written as stored (no formula-escaping
+ * apostrophes), so the file round-trips through CSV readers.
+ */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+export const csvHeader = (): string => `${EXPORT_COLUMNS.join(',')}\r\n`
+export const csvLine = (log: CallLog): string => `${EXPORT_COLUMNS.map((c) => csvField(log[c])).join(',')}\r\n`
+export const ndjsonLine = (log: CallLog): string => `${JSON.stringify(log)}\n`
+
+/** Rows per read. Each read is a fresh keyset query, so the connection is free between reads. */
+const CHUNK_ROWS = 2000
+
+/**
+ * The filtered view as a byte stream, newest first, with no row cap. Rows are read in keyset
+ * chunks with better-sqlite3's iterate() over the kysely-compiled page query: memory stays at one
+ * chunk, and no statement stays open while the client is slow — an open iterator would make every
+ * write on this connection (token touches, imports) fail with "connection is busy".
+ */
+export function exportStream(db: Kysely<Database>, sqlite: BetterSqlite3.Database, principal: Principal, filter: ReturnType<typeof callLogFilterSchema.parse>, format: ExportFormat): ReadableStream<Uint8Array> {
+  const resolved = resolveFilter(principal, filter)
+  const encoder = new TextEncoder()
+  const toLine = format === 'csv' ? csvLine : ndjsonLine
+  let cursor: CallLogCursor | null = null
+  let started = false
+  let done = resolved === 'nothing'
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let text = ''
+      if (!started) {
+        started = true
+        if (format === 'csv') text += csvHeader()
+      }
+      if (!done && resolved !== 'nothing') {
+        const compiled = pageQuery(db, resolved, cursor, CHUNK_ROWS).compile()
+        const statement = sqlite.prepare<unknown[], CallLogRow>(compiled.sql)
+        let n = 0
+        for (const row of statement.iterate(...(compiled.parameters as unknown[]))) {
+          text += toLine(toCallLog(row))
+          cursor = { timestamp: row.timestamp, seq: row.seq }
+          n++
+        }
+        if (n < CHUNK_ROWS) done = true
+      }
+      if (text) controller.enqueue(encoder.encode(text))
+      if (done) controller.close()
+    },
+  }, { highWaterMark: 1 })
+}
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+}
+
+/**
+ * Console download routes, outside the API spec (not in /openapi.json): the filtered call log view
+ * with the console's URL parameters (src-shared/call-log-view.ts), same bearer auth as the API.
+ */
+export function registerCallLogExportRoutes(app: HttpApp, service: Service): void {
+  for (const format of ['csv', 'ndjson'] as const) {
+    const path = `/export/call-logs.${format}`
+    app.use(path, requireBearer(service.tokens))
+    app.get(path, (c) => {
+      const parsed = callLogFilterSchema.safeParse(viewFromSearchParams(new URL(c.req.url).searchParams))
+      if (!parsed.success) return c.json({ detail: toValidationErrors('query', parsed.error.issues, undefined) }, 422)
+      const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '')
+      return c.body(exportStream(service.db, service.handle.sqlite, c.get('principal'), parsed.data, format), 200, {
+        'Content-Type': CONTENT_TYPES[format],
+        'Content-Disposition': `attachment; filename="call-logs-${stamp}.${format}"`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      })
+    })
+  }
+}

@@ -1,0 +1,110 @@
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
+import type { CallLogCursor } from '../../../src-shared/schemas/call-log-search'
+import type { CallLogRow, Database } from '../../db/schema'
+import { HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN } from './fts-query'
+
+/**
+ * The console's call log filter after validation and tenant scoping, with `q` already turned into
+ * a safe FTS5 query (fts-query.ts). Every field is served by an index: timestamp, (agent_id,
+ * timestamp), (tenant_id, timestamp), (log_level, timestamp), (log_type, timestamp), call_id,
+ * trace_id, session_id (0003) and the FTS5 table for `match`.
+ */
+export interface ResolvedCallLogFilter {
+  from?: string
+  to?: string
+  agentId?: string
+  tenantId?: string
+  levels?: string[]
+  types?: string[]
+  /** An FTS5 query (never raw user input). */
+  match?: string
+  callId?: string
+  traceId?: string
+  sessionId?: string
+}
+
+type CallLogQuery<O> = SelectQueryBuilder<Database, 'call_logs', O>
+
+/** Adds the filter's conditions; `omit` leaves one dimension out (facet counts). */
+export function applyFilter<O>(query: CallLogQuery<O>, f: ResolvedCallLogFilter, omit?: 'levels' | 'types'): CallLogQuery<O> {
+  let q = query
+  if (f.from) q = q.where('timestamp', '>=', f.from)
+  if (f.to) q = q.where('timestamp', '<=', f.to)
+  if (f.agentId) q = q.where('agent_id', '=', f.agentId)
+  if (f.tenantId) q = q.where('tenant_id', '=', f.tenantId)
+  if (omit !== 'levels' && f.levels?.length) q = q.where('log_level', 'in', f.levels)
+  if (omit !== 'types' && f.types?.length) q = q.where('log_type', 'in', f.types)
+  if (f.callId) q = q.where('call_id', '=', f.callId)
+  if (f.traceId) q = q.where('trace_id', '=', f.traceId)
+  if (f.sessionId) q = q.where('session_id', '=', f.sessionId)
+  // Raw SQL only for MATCH: kysely has no FTS5 operator. The match text is a bound parameter.
+  if (f.match) q = q.where('seq', 'in', sql<number>`(select rowid from call_logs_fts where call_logs_fts match ${f.match})`)
+  return q
+}
+
+/** Newest first, after the cursor: the query behind one page and behind the export stream. */
+export function pageQuery(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor: CallLogCursor | null | undefined, limit?: number) {
+  let q = applyFilter(db.selectFrom('call_logs').selectAll(), f)
+  if (cursor) q = q.where((eb) => eb(eb.refTuple('timestamp', 'seq'), '<', eb.tuple(cursor.timestamp, cursor.seq)))
+  q = q.orderBy('timestamp', 'desc').orderBy('seq', 'desc')
+  return limit === undefined ? q : q.limit(limit)
+}
+
+export function searchPage(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor: CallLogCursor | null | undefined, limit: number): Promise<CallLogRow[]> {
+  return pageQuery(db, f, cursor, limit).execute()
+}
+
+/** FTS5 highlight() of the given rows' messages, with control-character marks (see fts-query.ts). */
+export async function highlights(db: Kysely<Database>, match: string, seqs: number[]): Promise<Map<number, string>> {
+  if (seqs.length === 0) return new Map()
+  const result = await sql<{ seq: number; highlighted: string }>`
+    select rowid as seq, highlight(call_logs_fts, 0, ${HIGHLIGHT_OPEN}, ${HIGHLIGHT_CLOSE}) as highlighted
+    from call_logs_fts where call_logs_fts match ${match} and rowid in (${sql.join(seqs)})`.execute(db)
+  return new Map(result.rows.map((r) => [r.seq, r.highlighted]))
+}
+
+export async function countBy(db: Kysely<Database>, f: ResolvedCallLogFilter, column: 'log_level' | 'log_type'): Promise<Array<{ value: string; count: number }>> {
+  const rows = await applyFilter(db.selectFrom('call_logs'), f, column === 'log_level' ? 'levels' : 'types')
+    .select((eb) => [eb.ref(column).as('value'), eb.fn.countAll<number>().as('count')])
+    .groupBy(column)
+    .orderBy('count', 'desc')
+    .execute()
+  return rows.map((r) => ({ value: r.value, count: Number(r.count) }))
+}
+
+export async function timeBounds(db: Kysely<Database>, f: ResolvedCallLogFilter): Promise<{ min: string | null; max: string | null }> {
+  // Two single-aggregate queries: SQLite answers each from the end of an index.
+  const min = await applyFilter(db.selectFrom('call_logs'), f).select((eb) => eb.fn.min('timestamp').as('t')).executeTakeFirst()
+  const max = await applyFilter(db.selectFrom('call_logs'), f).select((eb) => eb.fn.max('timestamp').as('t')).executeTakeFirst()
+  return { min: (min?.t as string | null) ?? null, max: (max?.t as string | null) ?? null }
+}
+
+/** Counts per (bucket start in epoch seconds, level); buckets aligned to multiples of the size. */
+export async function bucketCounts(db: Kysely<Database>, f: ResolvedCallLogFilter, bucketSeconds: number): Promise<Array<{ bucket: number; level: string; count: number }>> {
+  const bucket = sql<number>`(unixepoch(timestamp) / ${sql.lit(bucketSeconds)}) * ${sql.lit(bucketSeconds)}`
+  const rows = await applyFilter(db.selectFrom('call_logs'), f)
+    .select((eb) => [bucket.as('bucket'), eb.ref('log_level').as('level'), eb.fn.countAll<number>().as('count')])
+    .groupBy([bucket, 'log_level'])
+    .execute()
+  return rows.map((r) => ({ bucket: Number(r.bucket), level: r.level, count: Number(r.count) }))
+}
+
+export function findById(db: Kysely<Database>, id: string): Promise<CallLogRow | undefined> {
+  return db.selectFrom('call_logs').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** Lines of one call (or trace) before and after an anchor row, in time order. */
+export async function neighbours(db: Kysely<Database>, column: 'call_id' | 'trace_id', value: string, anchor: CallLogRow, before: number, after: number, tenantId?: string) {
+  const base = () => {
+    let q = db.selectFrom('call_logs').selectAll().where(column, '=', value)
+    if (tenantId) q = q.where('tenant_id', '=', tenantId)
+    return q
+  }
+  const earlier = before === 0 ? [] : await base()
+    .where((eb) => eb(eb.refTuple('timestamp', 'seq'), '<', eb.tuple(anchor.timestamp, anchor.seq)))
+    .orderBy('timestamp', 'desc').orderBy('seq', 'desc').limit(before).execute()
+  const later = after === 0 ? [] : await base()
+    .where((eb) => eb(eb.refTuple('timestamp', 'seq'), '>', eb.tuple(anchor.timestamp, anchor.seq)))
+    .orderBy('timestamp', 'asc').orderBy('seq', 'asc').limit(after).execute()
+  return { before: earlier.reverse(), after: later }
+}

@@ -1,0 +1,150 @@
+import type { Kysely } from 'kysely'
+import { LOG_LEVELS, type LogLevel } from '../../../src-shared/constants'
+import type { CallLog } from '../../../src-shared/schemas/call-log'
+import type { CallLogCursor, CallLogFilter } from '../../../src-shared/schemas/call-log-search'
+import type { CallLogRow, Database } from '../../db/schema'
+import { NotFoundError } from '../errors'
+import type { Principal } from '../tokens/tokens.service'
+import * as repo from './call-logs.search.repo'
+import { toFtsQuery, highlightRanges } from './fts-query'
+
+// call-logs.service.ts imports this module, so toCallLog is passed in rather than imported back.
+type ToCallLog = (row: CallLogRow) => CallLog
+
+/** A row of the console's call log table: the API record plus its keyset position. */
+export type CallLogLine = CallLog & {
+  seq: number
+  /** [start, end) UTF-16 ranges of `message` that matched `q`; present when searching. */
+  highlights?: Array<[number, number]>
+}
+
+export interface CallLogPage {
+  rows: CallLogLine[]
+  /** Pass back as `cursor` for the next page; null on the last page. */
+  nextCursor: CallLogCursor | null
+}
+
+export interface CallLogFacets {
+  levels: Array<{ value: string; count: number }>
+  types: Array<{ value: string; count: number }>
+}
+
+export type HistogramBucket = { start: string } & Record<LogLevel, number>
+
+export interface CallLogHistogram {
+  bucketSeconds: number
+  buckets: HistogramBucket[]
+}
+
+export interface CallLogContext {
+  anchor: CallLogLine
+  /** Which pivot the neighbours share with the anchor; null when it has neither call nor trace. */
+  pivot: 'call' | 'trace' | null
+  before: CallLogLine[]
+  after: CallLogLine[]
+}
+
+/** Bucket sizes the histogram picks from, smallest first (seconds). */
+export const BUCKET_SIZES = [60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 7 * 86_400] as const
+export const MAX_BUCKETS = 120
+
+/** The smallest bucket that covers [from, to] in at most MAX_BUCKETS buckets. */
+export function pickBucketSeconds(fromMs: number, toMs: number): number {
+  const span = Math.max(0, toMs - fromMs) / 1000
+  for (const size of BUCKET_SIZES) {
+    const first = Math.floor(fromMs / 1000 / size)
+    const last = Math.floor(toMs / 1000 / size)
+    if (last - first + 1 <= MAX_BUCKETS && span / size <= MAX_BUCKETS) return size
+  }
+  return BUCKET_SIZES.at(-1) ?? 7 * 86_400
+}
+
+/** Validation happened in zod; this scopes to the principal's tenant and makes `q` safe for FTS5. */
+export function resolveFilter(principal: Principal, filter: CallLogFilter): repo.ResolvedCallLogFilter | 'nothing' {
+  const { q, tenantId, ...rest } = filter
+  const resolved: repo.ResolvedCallLogFilter = { ...rest, tenantId: principal.tenantId ?? tenantId }
+  if (q?.trim()) {
+    const match = toFtsQuery(q)
+    // Only punctuation: nothing the index could find.
+    if (match === null) return 'nothing'
+    resolved.match = match
+  }
+  return resolved
+}
+
+export function createCallLogSearch(db: Kysely<Database>, toCallLog: ToCallLog) {
+  const line = (row: CallLogRow): CallLogLine => ({ ...toCallLog(row), seq: row.seq })
+
+  return {
+    /** One page, newest first, after `cursor` (keyset: no offsets, no overlap, no gaps). */
+    async search(principal: Principal, filter: CallLogFilter, cursor: CallLogCursor | null | undefined, limit: number): Promise<CallLogPage> {
+      const f = resolveFilter(principal, filter)
+      if (f === 'nothing') return { rows: [], nextCursor: null }
+      const rows = await repo.searchPage(db, f, cursor, limit + 1)
+      const more = rows.length > limit
+      const page = (more ? rows.slice(0, limit) : rows).map(line)
+      if (f.match && page.length > 0) {
+        const marked = await repo.highlights(db, f.match, page.map((r) => r.seq))
+        for (const r of page) {
+          const h = marked.get(r.seq)
+          r.highlights = h === undefined ? [] : highlightRanges(r.message, h)
+        }
+      }
+      const last = page[page.length - 1]
+      return { rows: page, nextCursor: more && last ? { timestamp: last.timestamp, seq: last.seq } : null }
+    },
+
+    /** Counts by level and by type; each leaves its own dimension out, as faceted search does. */
+    async facets(principal: Principal, filter: CallLogFilter): Promise<CallLogFacets> {
+      const f = resolveFilter(principal, filter)
+      if (f === 'nothing') return { levels: [], types: [] }
+      const [levels, types] = [await repo.countBy(db, f, 'log_level'), await repo.countBy(db, f, 'log_type')]
+      return { levels, types }
+    },
+
+    /** Volume over time split by level; the bucket size follows the range (at most 120 buckets). */
+    async histogram(principal: Principal, filter: CallLogFilter): Promise<CallLogHistogram> {
+      const f = resolveFilter(principal, filter)
+      if (f === 'nothing') return { bucketSeconds: 3600, buckets: [] }
+      let from = f.from
+      let to = f.to
+      if (!from || !to) {
+        const bounds = await repo.timeBounds(db, f)
+        from ??= bounds.min ?? undefined
+        to ??= bounds.max ?? undefined
+      }
+      if (!from || !to) return { bucketSeconds: 3600, buckets: [] }
+      const fromMs = Date.parse(from)
+      const toMs = Date.parse(to)
+      const size = pickBucketSeconds(fromMs, toMs)
+      const counts = await repo.bucketCounts(db, f, size)
+      const firstBucket = Math.floor(fromMs / 1000 / size) * size
+      const lastBucket = Math.floor(toMs / 1000 / size) * size
+      const byStart = new Map<number, HistogramBucket>()
+      for (let s = firstBucket; s <= lastBucket; s += size) {
+        const bucket = { start: new Date(s * 1000).toISOString() } as HistogramBucket
+        for (const level of LOG_LEVELS) bucket[level] = 0
+        byStart.set(s, bucket)
+      }
+      for (const c of counts) {
+        const bucket = byStart.get(c.bucket)
+        if (bucket && (LOG_LEVELS as readonly string[]).includes(c.level)) bucket[c.level as LogLevel] += c.count
+      }
+      return { bucketSeconds: size, buckets: [...byStart.values()] }
+    },
+
+    /** The lines around a record: same call, else same trace. Another tenant's record is "not found". */
+    async context(principal: Principal, id: string, before: number, after: number): Promise<CallLogContext> {
+      const anchor = await repo.findById(db, id)
+      if (!anchor || (principal.tenantId !== null && anchor.tenant_id !== principal.tenantId)) {
+        throw new NotFoundError('Call log record')
+      }
+      const tenantId = principal.tenantId ?? undefined
+      const pivot = anchor.call_id ? 'call' : anchor.trace_id ? 'trace' : null
+      if (pivot === null) return { anchor: line(anchor), pivot, before: [], after: [] }
+      const column = pivot === 'call' ? 'call_id' : 'trace_id'
+      const around = await repo.neighbours(db, column, (anchor[column] as string), anchor, before, after, tenantId)
+      return { anchor: line(anchor), pivot, before: around.before.map(line), after: around.after.map(line) }
+    },
+  }
+}

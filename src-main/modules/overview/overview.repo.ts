@@ -1,0 +1,117 @@
+import { type Kysely, sql } from 'kysely'
+import type { Database } from '../../db/schema'
+
+/**
+ * The landing page's aggregates. Every figure is one SQL aggregate (COUNT / GROUP BY), read from
+ * an index where one fits; nothing here loops over rows in JavaScript.
+ *
+ * Scope: `tenantId` null means every tenant (admin and viewer tokens). For calls and sessions the
+ * all-tenants case is written `tenant_id in (select id from tenants)`, so SQLite still seeks the
+ * (tenant_id, time) indexes, one range per tenant, instead of scanning the table for the period.
+ */
+export type Scope = string | null
+
+const ERROR_LEVELS = ['error', 'critical'] as const
+
+/** Totals of the tables the console is about. */
+export async function counts(db: Kysely<Database>, tenantId: Scope) {
+  const row = await db
+    .selectNoFrom((eb) => {
+      const n = eb.fn.countAll<number>().as('n')
+      const scoped = <Q extends { where: (...args: any[]) => Q }>(q: Q, column: string): Q => (tenantId === null ? q : q.where(column, '=', tenantId))
+      return [
+        scoped(eb.selectFrom('tenants').select(n), 'id').as('tenants'),
+        scoped(eb.selectFrom('agents').select(n), 'tenant_id').as('agents'),
+        scoped(eb.selectFrom('conversations').select(n), 'tenant_id').as('sessions'),
+        scoped(eb.selectFrom('calls').select(n), 'tenant_id').as('calls'),
+        scoped(eb.selectFrom('call_logs').select(n), 'tenant_id').as('call_logs'),
+      ]
+    })
+    .executeTakeFirstOrThrow()
+  return {
+    tenants: Number(row.tenants),
+    agents: Number(row.agents),
+    sessions: Number(row.sessions),
+    calls: Number(row.calls),
+    call_logs: Number(row.call_logs),
+  }
+}
+
+/** Calls started since `since`, per UTC day, with how many failed. */
+export function callsByDay(db: Kysely<Database>, tenantId: Scope, since: string) {
+  const day = sql<string>`substr(started_at, 1, 10)`
+  return db
+    .selectFrom('calls')
+    .select((eb) => [
+      day.as('day'),
+      eb.fn.countAll<number>().as('calls'),
+      eb.fn.sum<number>(sql`status = 'failed'`).as('failed'),
+    ])
+    .where('started_at', '>=', since)
+    .where((eb) => (tenantId === null ? eb('tenant_id', 'in', eb.selectFrom('tenants').select('id')) : eb('tenant_id', '=', tenantId)))
+    .groupBy(day)
+    .orderBy(day)
+    .execute()
+}
+
+/** Error and critical log lines since `since`, per UTC day (the (log_level, timestamp) index). */
+export function errorLogsByDay(db: Kysely<Database>, tenantId: Scope, since: string) {
+  const day = sql<string>`substr(timestamp, 1, 10)`
+  let query = db
+    .selectFrom('call_logs')
+    .select((eb) => [day.as('day'), eb.fn.countAll<number>().as('errors')])
+    .where('log_level', 'in', ERROR_LEVELS)
+    .where('timestamp', '>=', since)
+  if (tenantId !== null) query = query.where('tenant_id', '=', tenantId)
+  return query.groupBy(day).orderBy(day).execute()
+}
+
+/** The agents with the most sessions started since `since`, most first. */
+export function busiestAgents(db: Kysely<Database>, tenantId: Scope, since: string, limit: number) {
+  const top = db
+    .selectFrom('conversations')
+    .select((eb) => ['agent_id', eb.fn.countAll<number>().as('sessions')])
+    .where('created_at', '>=', since)
+    .where((eb) => (tenantId === null ? eb('tenant_id', 'in', eb.selectFrom('tenants').select('id')) : eb('tenant_id', '=', tenantId)))
+    .groupBy('agent_id')
+    .orderBy('sessions', 'desc')
+    .orderBy('agent_id')
+    .limit(limit)
+  return db
+    .selectFrom(top.as('x'))
+    .innerJoin('agents as a', 'a.id', 'x.agent_id')
+    .innerJoin('tenants as t', 't.id', 'a.tenant_id')
+    .select(['a.id as agent_id', 'a.name as agent_name', 'a.tenant_id', 't.name as tenant_name', 'a.status', 'x.sessions'])
+    .orderBy('x.sessions', 'desc')
+    .orderBy('x.agent_id')
+    .execute()
+}
+
+/**
+ * The latest error and critical log lines, newest first. One index range per level, each read
+ * backwards and cut at `limit`, then merged: no sort over all error lines.
+ */
+export function recentErrors(db: Kysely<Database>, tenantId: Scope, limit: number) {
+  const perLevel = (level: (typeof ERROR_LEVELS)[number]) => {
+    let q = db
+      .selectFrom('call_logs')
+      .select(['seq', 'id', 'tenant_id', 'log_type', 'log_level', 'message', 'timestamp', 'agent_id', 'session_id', 'call_id', 'trace_id'])
+      .where('log_level', '=', level)
+    if (tenantId !== null) q = q.where('tenant_id', '=', tenantId)
+    return q.orderBy('timestamp', 'desc').orderBy('seq', 'desc').limit(limit)
+  }
+  const merged = db
+    .selectFrom(perLevel('error').as('e'))
+    .selectAll()
+    .unionAll(db.selectFrom(perLevel('critical').as('c')).selectAll())
+  return db
+    .selectFrom(merged.as('l'))
+    .leftJoin('agents as a', 'a.id', 'l.agent_id')
+    .leftJoin('tenants as t', 't.id', 'l.tenant_id')
+    .selectAll('l')
+    .select(['a.name as agent_name', 't.name as tenant_name'])
+    .orderBy('l.timestamp', 'desc')
+    .orderBy('l.seq', 'desc')
+    .limit(limit)
+    .execute()
+}

@@ -1,0 +1,23 @@
+import type { DatabaseInfo } from '../../service'
+import type { RuntimeInfo } from '../../transport/trpc'
+import { ForbiddenError } from '../errors'
+import type { Principal } from '../tokens/tokens.service'
+
+export interface SettingsInfo {
+  database: DatabaseInfo
+  runtime: RuntimeInfo
+}
+
+/**
+ * What the console's settings page shows: the store (path, size, schema, row counts) and how this
+ * process serves the console. Admin and viewer tokens only: the row counts span every tenant, and
+ * a tenant token is meant for one tenant's data (docs/api.md, "Console").
+ */
+export async function settingsInfo(
+  principal: Principal,
+  database: () => Promise<DatabaseInfo>,
+  runtime: RuntimeInfo,
+): Promise<SettingsInfo> {
+  if (principal.role === 'tenant') throw new ForbiddenError('Not enough permissions: the settings need an admin or viewer token')
+  return { database: await database(), runtime: { mode: runtime.mode, listenerUrl: runtime.listenerUrl } }
+}

@@ -1,0 +1,60 @@
+import { TRPCError } from '@trpc/server'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { migratedDb } from '../../../test/helpers/migrated-db'
+import { IDS, insert, rows } from '../../../test/helpers/rows'
+import type { DatabaseHandle } from '../../db/connection'
+import type { Service } from '../../service'
+import { appRouter } from '../../transport/app-router'
+import { createCallerFactory } from '../../transport/trpc'
+import type { Principal } from '../tokens/tokens.service'
+import { createSquadsService } from './squads.service'
+
+const ADMIN: Principal = { role: 'admin', tenantId: null, tokenId: null }
+const VIEWER: Principal = { role: 'viewer', tenantId: null, tokenId: 'v' }
+const TENANT: Principal = { role: 'tenant', tenantId: IDS.tenant, tokenId: 'k1' }
+const OTHER: Principal = { role: 'tenant', tenantId: IDS.otherTenant, tokenId: 'k2' }
+const FOREIGN_SQUAD = '77777777-7777-4777-8777-777777777777'
+const EMPTY_SQUAD = '66666666-6666-4666-8666-666666666666'
+
+let handle: DatabaseHandle
+beforeEach(async () => {
+  handle = await migratedDb()
+  insert(handle, 'tenants', rows.tenant())
+  insert(handle, 'tenants', rows.tenant({ id: IDS.otherTenant, name: 'Globex' }))
+  insert(handle, 'agents', rows.agent())
+  insert(handle, 'agents', rows.agent({ id: IDS.agent2, name: 'Mateo' }))
+  insert(handle, 'squads', rows.squad())
+  insert(handle, 'squads', rows.squad({ id: EMPTY_SQUAD, name: 'Backline', routing_strategy: 'priority' }))
+  insert(handle, 'squads', rows.squad({ id: FOREIGN_SQUAD, tenant_id: IDS.otherTenant, name: 'Globex desk', routing_strategy: 'least_busy' }))
+  insert(handle, 'squad_members', rows.squadMember({ agent_id: IDS.agent, role: 'lead', priority: 0 }))
+  insert(handle, 'squad_members', rows.squadMember({ agent_id: IDS.agent2, role: 'member', priority: 1 }))
+  insert(handle, 'squad_members', rows.squadMember({ squad_id: FOREIGN_SQUAD, agent_id: IDS.agent }))
+})
+afterEach(() => handle.close())
+
+describe('squads.list', () => {
+  it('lists every squad for admin and viewer tokens, by tenant name then squad name, with member counts', async () => {
+    const service = createSquadsService(handle.db)
+    const expected = [
+      { id: EMPTY_SQUAD, name: 'Backline', tenant_id: IDS.tenant, tenant_name: 'Acme', routing_strategy: 'priority', member_count: 0 },
+      { id: IDS.squad, name: 'Desk', tenant_id: IDS.tenant, tenant_name: 'Acme', routing_strategy: 'round_robin', member_count: 2 },
+      { id: FOREIGN_SQUAD, name: 'Globex desk', tenant_id: IDS.otherTenant, tenant_name: 'Globex', routing_strategy: 'least_busy', member_count: 1 },
+    ]
+    expect(await service.list(ADMIN)).toEqual(expected)
+    expect(await service.list(VIEWER)).toEqual(expected)
+  })
+
+  it("shows a tenant token only its tenant's squads", async () => {
+    const service = createSquadsService(handle.db)
+    expect((await service.list(TENANT)).map((s) => s.id)).toEqual([EMPTY_SQUAD, IDS.squad])
+    expect((await service.list(OTHER)).map((s) => s.id)).toEqual([FOREIGN_SQUAD])
+  })
+
+  it('is served through tRPC, scoped by the caller, next to analytics', async () => {
+    const squads = createSquadsService(handle.db, { now: () => Date.parse('2026-11-20T00:00:00.000Z') })
+    const caller = createCallerFactory(appRouter)({ service: { squads } as unknown as Service, principal: OTHER })
+    expect((await caller.squads.list()).map((s) => s.name)).toEqual(['Globex desk'])
+    // A squad the list hides is also not found by analytics.
+    await expect(caller.squads.analytics({ squadId: IDS.squad })).rejects.toBeInstanceOf(TRPCError)
+  })
+})

@@ -1,0 +1,165 @@
+import { Anchor, Badge, Code, Group, Pagination, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { Link, useParams, useSearchParams } from 'react-router'
+import { SESSIONS_PAGE } from '../../../src-shared/constants'
+import { QueryState } from '../../components/query-state'
+import { Fields, Section } from '../../components/section'
+import { formatNumber, formatTimestamp } from '../../lib/format'
+import { useTRPC } from '../../lib/trpc'
+import { AgentStatusBadge } from './agent-status'
+
+export const PAGE_SIZES = ['10', '20', '50', '100']
+
+/** Page (1-based) and page size from the URL, clamped to what the API accepts. */
+function usePaging() {
+  const [params, setParams] = useSearchParams()
+  const sizeParam = Number(params.get('size'))
+  const size = PAGE_SIZES.includes(String(sizeParam)) ? sizeParam : SESSIONS_PAGE.limitDefault
+  const page = Math.max(1, Math.floor(Number(params.get('page')) || 1))
+  const set = (next: { page?: number; size?: number }) => {
+    const p = new URLSearchParams(params)
+    p.set('page', String(next.page ?? page))
+    p.set('size', String(next.size ?? size))
+    setParams(p)
+  }
+  return { page, size, set }
+}
+
+/** An agent's profile and its sessions, paged exactly as GET /agents/{agent_id}/sessions pages them. */
+export function AgentPage() {
+  const { agentId = '' } = useParams()
+  const trpc = useTRPC()
+  const { page, size, set } = usePaging()
+  const agent = useQuery(trpc.agents.get.queryOptions({ agentId }))
+  const sessions = useQuery({
+    ...trpc.sessions.listForAgent.queryOptions({ agentId, limit: size, offset: (page - 1) * size }),
+    placeholderData: keepPreviousData,
+  })
+  return (
+    <QueryState query={agent}>
+      {(a) => {
+        const pages = Math.max(1, Math.ceil((sessions.data?.total ?? a.session_count) / size))
+        return (
+          <Stack gap="md">
+            <Group justify="space-between">
+              <Group gap="sm">
+                <Anchor component={Link} to="/agents" size="sm">
+                  Agents
+                </Anchor>
+                <Text c="dimmed">/</Text>
+                <Title order={3} data-testid="agent-name">
+                  {a.name}
+                </Title>
+                <AgentStatusBadge status={a.status} />
+              </Group>
+              <Code>{a.id}</Code>
+            </Group>
+            <SimpleGrid cols={{ base: 1, md: 3 }} spacing="sm">
+              <Section title="Profile">
+                <Fields
+                  rows={[
+                    ['Tenant', <Anchor key="t" component={Link} to={`/tenants/${a.tenant_id}`} size="sm">{a.tenant_name}</Anchor>],
+                    ['Description', a.description ?? <Text key="d" c="dimmed" size="sm">none</Text>],
+                    [
+                      'Languages',
+                      <Group key="l" gap={4}>
+                        {a.languages.map((l) => (
+                          <Badge key={l} tt="none" color={l === a.primary_language ? 'indigo' : 'gray'} variant={l === a.primary_language ? 'light' : 'outline'}>
+                            {l}
+                          </Badge>
+                        ))}
+                      </Group>,
+                    ],
+                    ['Sessions', formatNumber(a.session_count)],
+                  ]}
+                />
+              </Section>
+              <Section title="Models">
+                <Fields
+                  rows={[
+                    ['LLM', `${a.llm_provider} · ${a.llm_model}`],
+                    ['STT', `${a.stt_provider} · ${a.stt_model}`],
+                    ['TTS', `${a.tts_provider} · ${a.tts_model}`],
+                    ['Voice', a.voice_id ?? '—'],
+                  ]}
+                />
+              </Section>
+              <Section title="Timestamps">
+                <Fields rows={[['Created', formatTimestamp(a.created_at)], ['Updated', formatTimestamp(a.updated_at)]]} />
+              </Section>
+            </SimpleGrid>
+            <Section
+              title="Sessions"
+              testId="agent-sessions"
+              right={
+                <Text size="xs" c="dimmed" data-testid="sessions-range">
+                  {sessions.data
+                    ? sessions.data.total === 0
+                      ? 'no sessions'
+                      : `${formatNumber(Math.min(sessions.data.offset + 1, sessions.data.total))}–${formatNumber(
+                          Math.min(sessions.data.offset + sessions.data.sessions.length, sessions.data.total),
+                        )} of ${formatNumber(sessions.data.total)}`
+                    : '…'}
+                </Text>
+              }
+            >
+              <QueryState query={sessions} isEmpty={(d) => d.sessions.length === 0} empty={<Text c="dimmed">No sessions on this page.</Text>}>
+                {(d) => (
+                  <Table highlightOnHover data-testid="sessions-table" style={{ tableLayout: 'fixed' }}>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th w={230}>Started</Table.Th>
+                        <Table.Th w={230}>Last activity</Table.Th>
+                        <Table.Th w={90} ta="right">
+                          Messages
+                        </Table.Th>
+                        <Table.Th>Last message</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {d.sessions.map((s) => (
+                        <Table.Tr key={s.conversation_id} data-session-id={s.conversation_id}>
+                          <Table.Td>
+                            <Anchor component={Link} to={`/sessions/${s.conversation_id}`} size="sm">
+                              {formatTimestamp(s.created_at)}
+                            </Anchor>
+                          </Table.Td>
+                          <Table.Td>{formatTimestamp(s.updated_at)}</Table.Td>
+                          <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                            {s.message_count}
+                          </Table.Td>
+                          <Table.Td>
+                            <Text size="sm" truncate="end" dir="auto" title={s.last_message_preview}>
+                              {s.last_message_preview || <Text span c="dimmed" size="sm">—</Text>}
+                            </Text>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                )}
+              </QueryState>
+              <Group justify="space-between" mt="sm">
+                <Group gap="xs">
+                  <Text size="xs" c="dimmed">
+                    Per page
+                  </Text>
+                  <Select
+                    data={PAGE_SIZES}
+                    value={String(size)}
+                    onChange={(v) => v && set({ size: Number(v), page: 1 })}
+                    w={80}
+                    size="xs"
+                    allowDeselect={false}
+                    aria-label="Sessions per page"
+                  />
+                </Group>
+                <Pagination total={pages} value={Math.min(page, pages)} onChange={(p) => set({ page: p })} size="sm" siblings={1} data-testid="sessions-pagination" />
+              </Group>
+            </Section>
+          </Stack>
+        )
+      }}
+    </QueryState>
+  )
+}

@@ -1,0 +1,106 @@
+import { Box, Center, Loader, Text } from '@mantine/core'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef } from 'react'
+import type { CallLogLine } from '../../../src-main/modules/call-logs/call-logs.search'
+import { formatLogTime, shortId } from './format'
+import { HighlightedMessage } from './highlighted-message'
+import { LogLevelBadge } from './log-level-badge'
+import './call-log-table.css'
+
+/** Fixed: the virtualizer never measures, rows never shift, a million rows scroll like ten. */
+export const ROW_HEIGHT = 30
+
+interface CallLogTableProps {
+  rows: CallLogLine[]
+  agentNames: Map<string, string>
+  selectedIndex: number
+  onSelect: (index: number) => void
+  onOpen: (index: number) => void
+  hasMore: boolean
+  loadingMore: boolean
+  loadMore: () => void
+}
+
+const COLUMNS = '190px 84px 84px minmax(0, 1fr) 140px 96px'
+
+export function CallLogTable({ rows, agentNames, selectedIndex, onSelect, onOpen, hasMore, loadingMore, loadMore }: CallLogTableProps) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const virtualizer = useVirtualizer({
+    count: rows.length + (hasMore ? 1 : 0),
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+  })
+  const items = virtualizer.getVirtualItems()
+  const lastIndex = items.length > 0 ? items[items.length - 1]!.index : -1
+
+  // Infinite loading: ask for the next page while the last loaded rows are still below the fold.
+  useEffect(() => {
+    if (hasMore && !loadingMore && lastIndex >= rows.length - 30) loadMore()
+  }, [hasMore, loadingMore, lastIndex, rows.length, loadMore])
+
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
+  }, [selectedIndex, virtualizer])
+
+  return (
+    <Box className="cs-logs-table" role="table" aria-label="Call logs" aria-rowcount={rows.length} data-testid="call-log-table">
+      <div className="cs-logs-header" role="row" style={{ gridTemplateColumns: COLUMNS }}>
+        {['Time (UTC)', 'Level', 'Type', 'Message', 'Agent', 'Call'].map((c) => (
+          <div key={c} role="columnheader">
+            {c}
+          </div>
+        ))}
+      </div>
+      <div ref={scrollRef} className="cs-logs-scroll">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = rows[item.index]
+            if (!row) {
+              return (
+                <Center key="more" className="cs-logs-row" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
+                  {loadingMore ? <Loader size="xs" /> : <Text size="xs" c="dimmed">…</Text>}
+                </Center>
+              )
+            }
+            const selected = item.index === selectedIndex
+            return (
+              <div
+                key={row.id}
+                role="row"
+                aria-selected={selected}
+                data-testid="call-log-row"
+                data-id={row.id}
+                className="cs-logs-row"
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: COLUMNS }}
+                onClick={() => {
+                  onSelect(item.index)
+                  onOpen(item.index)
+                }}
+              >
+                <div role="cell" className="cs-logs-mono">
+                  {formatLogTime(row.timestamp)}
+                </div>
+                <div role="cell">
+                  <LogLevelBadge level={row.log_level} />
+                </div>
+                <div role="cell" className="cs-logs-mono">
+                  {row.log_type}
+                </div>
+                <div role="cell" className="cs-logs-message" title={row.message} data-testid="call-log-message">
+                  <HighlightedMessage message={row.message} highlights={row.highlights} />
+                </div>
+                <div role="cell" className="cs-logs-dim">
+                  {row.agent_id ? (agentNames.get(row.agent_id) ?? shortId(row.agent_id)) : '—'}
+                </div>
+                <div role="cell" className="cs-logs-mono">
+                  {shortId(row.call_id)}
+                </div>
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </Box>
+  )
+}

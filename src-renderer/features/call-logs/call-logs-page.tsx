@@ -1,0 +1,103 @@
+import { Group, Stack, Text, Title } from '@mantine/core'
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import type { CallLogViewParams } from '../../../src-shared/call-log-view'
+import { QueryState } from '../../components/query-state'
+import { formatNumber } from '../../lib/format'
+import { useTRPC } from '../../lib/trpc'
+import { CallLogDetails } from './call-log-details'
+import { CallLogFilters } from './call-log-filters'
+import { CallLogTable } from './call-log-table'
+import { ExportButtons } from './export-buttons'
+import { PivotChips } from './pivot-chips'
+import { toFilter, useCallLogView } from './use-call-log-view'
+import { VolumeHistogram } from './volume-histogram'
+
+const PAGE_SIZE = 200
+
+const isTyping = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+
+export function CallLogsPage() {
+  const trpc = useTRPC()
+  const { view, line, setView, setLine } = useCallLogView()
+  const filter = useMemo(() => toFilter(view), [view])
+  const agents = useQuery(trpc.agents.list.queryOptions())
+  const facets = useQuery({ ...trpc.callLogs.facets.queryOptions({ filter }), placeholderData: keepPreviousData })
+  const logs = useInfiniteQuery(
+    trpc.callLogs.search.infiniteQueryOptions({ filter, limit: PAGE_SIZE }, { getNextPageParam: (page) => page.nextCursor, placeholderData: keepPreviousData }),
+  )
+  const rows = useMemo(() => logs.data?.pages.flatMap((p) => p.rows) ?? [], [logs.data])
+  const agentNames = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data])
+  const [selected, setSelected] = useState(-1)
+
+  // A new filter is a new list: the old index means nothing in it.
+  useEffect(() => setSelected(-1), [filter])
+  // The open line (also from a deep link) is the selected row once it is loaded.
+  useEffect(() => {
+    if (!line) return
+    const index = rows.findIndex((r) => r.id === line)
+    if (index >= 0) setSelected(index)
+  }, [line, rows])
+
+  const move = useCallback(
+    (delta: number) => {
+      if (rows.length === 0) return
+      const next = Math.max(0, Math.min(rows.length - 1, selected < 0 ? 0 : selected + delta))
+      setSelected(next)
+      if (line) setLine(rows[next]!.id)
+    },
+    [rows, selected, line, setLine],
+  )
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return
+      if (e.key === 'j' || e.key === 'ArrowDown') move(1)
+      else if (e.key === 'k' || e.key === 'ArrowUp') move(-1)
+      else if (e.key === 'Enter' && selected >= 0 && rows[selected]) setLine(rows[selected].id)
+      else if (e.key === 'Escape' && line) setLine(null)
+      else return
+      e.preventDefault()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [move, selected, rows, line, setLine])
+
+  const total = facets.data
+    ? facets.data.levels.filter((l) => !filter.levels || filter.levels.includes(l.value as never)).reduce((n, l) => n + l.count, 0)
+    : null
+  const pivot = (patch: Partial<CallLogViewParams>) => setView(patch, { keepLine: true })
+
+  return (
+    <Stack gap="sm" h="calc(100dvh - 44px - 2 * var(--mantine-spacing-md))" data-testid="call-logs-page">
+      <Group justify="space-between">
+        <Group gap="sm" align="baseline">
+          <Title order={3}>Call logs</Title>
+          <Text size="sm" c="dimmed" data-testid="call-log-count">
+            {total === null ? '' : `${formatNumber(total)} matching · ${formatNumber(rows.length)} loaded`}
+          </Text>
+        </Group>
+        <ExportButtons view={view} />
+      </Group>
+      <CallLogFilters view={view} setView={setView} agents={agents.data ?? []} facets={facets.data} />
+      <PivotChips view={view} setView={setView} />
+      <VolumeHistogram filter={filter} />
+      <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>
+        {() => (
+          <CallLogTable
+            rows={rows}
+            agentNames={agentNames}
+            selectedIndex={selected}
+            onSelect={setSelected}
+            onOpen={(index) => setLine(rows[index]?.id ?? null)}
+            hasMore={logs.hasNextPage}
+            loadingMore={logs.isFetchingNextPage}
+            loadMore={() => void logs.fetchNextPage()}
+          />
+        )}
+      </QueryState>
+      <CallLogDetails id={line} onClose={() => setLine(null)} onPick={(id) => setLine(id)} setView={pivot} />
+    </Stack>
+  )
+}

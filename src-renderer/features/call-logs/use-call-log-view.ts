@@ -1,0 +1,52 @@
+import { useMemo } from 'react'
+import { useSearchParams } from 'react-router'
+import { type CallLogViewParams, viewFromSearchParams, viewToSearchParams } from '../../../src-shared/call-log-view'
+import type { CallLogFilterInput } from '../../../src-shared/schemas/call-log-search'
+import { LOG_LEVELS, type LogLevel } from '../../../src-shared/constants'
+
+/**
+ * The view lives in the URL: every filter and the selected line (`?line=<id>`), so any view is a
+ * link. Updates replace the history entry: typing in the search box must not flood "Back".
+ */
+export function useCallLogView() {
+  const [params, setParams] = useSearchParams()
+  const view = useMemo(() => viewFromSearchParams(params), [params])
+  const line = params.get('line')
+
+  const setView = (patch: Partial<CallLogViewParams>, options: { keepLine?: boolean } = {}) =>
+    setParams(
+      (prev) => {
+        const next = viewToSearchParams({ ...viewFromSearchParams(prev), ...patch }, new URLSearchParams(prev))
+        if (!options.keepLine) next.delete('line')
+        return next
+      },
+      { replace: true },
+    )
+  const setLine = (id: string | null) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev)
+        if (id) next.set('line', id)
+        else next.delete('line')
+        return next
+      },
+      { replace: true },
+    )
+  return { view, line, setView, setLine, params }
+}
+
+/** The view as the tRPC filter: unknown level names in a hand-edited URL are dropped, not sent. */
+export function toFilter(view: CallLogViewParams): CallLogFilterInput {
+  const levels = view.levels?.filter((l): l is LogLevel => (LOG_LEVELS as readonly string[]).includes(l))
+  return {
+    from: view.from,
+    to: view.to,
+    agentId: view.agentId,
+    levels: levels?.length ? levels : undefined,
+    types: view.types?.length ? view.types : undefined,
+    q: view.q,
+    callId: view.callId,
+    traceId: view.traceId,
+    sessionId: view.sessionId,
+  }
+}

@@ -1,0 +1,283 @@
+import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Grid, Group, Modal, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
+import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
+import { TOKEN_ROLES, type TokenRole } from '../../../src-shared/constants'
+import { QueryState } from '../../components/query-state'
+import { errorCode, Fields, NeedsRole, Section } from '../../components/section'
+import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
+import { useTRPC } from '../../lib/trpc'
+
+const ROLE_COLOR: Record<string, string> = { admin: 'red', viewer: 'blue', tenant: 'grape' }
+
+function CreateToken({ tenants, onCreated }: { tenants: Array<{ id: string; name: string }>; onCreated: (token: string, name: string) => void }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const [name, setName] = useState('')
+  const [role, setRole] = useState<TokenRole>('viewer')
+  const [tenantId, setTenantId] = useState<string | null>(null)
+  const create = useMutation(
+    trpc.tokens.create.mutationOptions({
+      onSuccess: (created) => {
+        void queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() })
+        void queryClient.invalidateQueries({ queryKey: trpc.settings.info.queryKey() })
+        onCreated(created.token, created.record.name)
+        setName('')
+        setTenantId(null)
+      },
+    }),
+  )
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    create.mutate({ name, role, tenantId: role === 'tenant' ? tenantId : null })
+  }
+  return (
+    <form onSubmit={submit} data-testid="create-token-form">
+      <Group align="flex-end" gap="xs" wrap="nowrap">
+        <TextInput label="Name" placeholder="e.g. grafana, ci" value={name} onChange={(e) => setName(e.currentTarget.value)} required w={200} data-testid="token-name" />
+        <Select
+          label="Role"
+          data={TOKEN_ROLES.map((r) => ({ value: r, label: r }))}
+          value={role}
+          onChange={(value) => value && setRole(value as TokenRole)}
+          allowDeselect={false}
+          w={120}
+          data-testid="token-role"
+        />
+        <Select
+          label="Tenant"
+          placeholder={role === 'tenant' ? 'Pick a tenant' : 'all tenants'}
+          data={tenants.map((t) => ({ value: t.id, label: t.name }))}
+          value={role === 'tenant' ? tenantId : null}
+          onChange={setTenantId}
+          disabled={role !== 'tenant'}
+          required={role === 'tenant'}
+          searchable
+          w={220}
+          data-testid="token-tenant"
+        />
+        <Button type="submit" leftSection={<IconKey size={14} />} loading={create.isPending} disabled={!name.trim() || (role === 'tenant' && !tenantId)} data-testid="create-token">
+          Create token
+        </Button>
+      </Group>
+      {create.error && (
+        <Text c="red" size="xs" mt={4}>
+          {create.error.message}
+        </Text>
+      )}
+    </form>
+  )
+}
+
+function Tokens() {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const tokens = useQuery(trpc.tokens.list.queryOptions())
+  const tenants = useQuery(trpc.tenants.list.queryOptions({}))
+  // The created token stays in state after the modal closes so its closing animation keeps the text.
+  const [created, setCreated] = useState<{ token: string; name: string } | null>(null)
+  const [showCreated, setShowCreated] = useState(false)
+  const [revoking, setRevoking] = useState<{ id: string; name: string; prefix: string } | null>(null)
+  const revoke = useMutation(
+    trpc.tokens.revoke.mutationOptions({
+      onSuccess: () => {
+        void queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() })
+        void queryClient.invalidateQueries({ queryKey: trpc.settings.info.queryKey() })
+        setRevoking(null)
+      },
+    }),
+  )
+  if (errorCode(tokens.error) === 'FORBIDDEN') return <NeedsRole what="Managing API tokens" />
+  const tenantName = new Map((tenants.data ?? []).map((t) => [t.id, t.name]))
+  return (
+    <Stack gap="sm">
+      <CreateToken tenants={tenants.data ?? []} onCreated={(token, name) => {
+          setCreated({ token, name })
+          setShowCreated(true)
+        }} />
+      <QueryState query={tokens} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No stored tokens.</Text>}>
+        {(rows) => (
+          <Table highlightOnHover data-testid="tokens-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Prefix</Table.Th>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>Tenant</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Last used</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th w={90} />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((t) => (
+                <Table.Tr key={t.id} data-testid={`token-row-${t.name}`} c={t.revoked_at ? 'dimmed' : undefined}>
+                  <Table.Td>
+                    <Code fz="xs">{t.token_prefix}…</Code>
+                  </Table.Td>
+                  <Table.Td>{t.name}</Table.Td>
+                  <Table.Td>
+                    <Badge color={ROLE_COLOR[t.role] ?? 'gray'}>{t.role}</Badge>
+                  </Table.Td>
+                  <Table.Td>{t.tenant_id ? (tenantName.get(t.tenant_id) ?? <Code fz="xs">{t.tenant_id.slice(0, 8)}</Code>) : <Text size="xs" c="dimmed">all</Text>}</Table.Td>
+                  <Table.Td>
+                    <Text size="xs">{formatTimestamp(t.created_at)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="xs">{t.last_used_at ? formatTimestamp(t.last_used_at) : 'never'}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {t.revoked_at ? (
+                      <Tooltip label={`Revoked ${formatTimestamp(t.revoked_at)}`}>
+                        <Badge color="gray" variant="outline" data-testid="token-status">
+                          revoked
+                        </Badge>
+                      </Tooltip>
+                    ) : (
+                      <Badge color="green" data-testid="token-status">
+                        active
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    {!t.revoked_at && (
+                      <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRevoking({ id: t.id, name: t.name, prefix: t.token_prefix })} data-testid="revoke-token">
+                        Revoke
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </QueryState>
+      <Modal opened={showCreated} onClose={() => setShowCreated(false)} title={`Token “${created?.name ?? ''}” created`} size="lg" closeOnClickOutside={false}>
+        <Stack gap="sm">
+          <Alert color="yellow" variant="light">
+            Copy it now: it is shown only this once. Callscope stores only a hash of it.
+          </Alert>
+          <Group gap="xs" wrap="nowrap">
+            <Code block style={{ flex: 1, wordBreak: 'break-all' }} data-testid="new-token">
+              {created?.token}
+            </Code>
+            <CopyButton value={created?.token ?? ''}>
+              {({ copied, copy }) => (
+                <Tooltip label={copied ? 'Copied' : 'Copy'}>
+                  <ActionIcon variant="light" color={copied ? 'teal' : 'indigo'} onClick={copy} aria-label="Copy token" size="lg">
+                    {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  </ActionIcon>
+                </Tooltip>
+              )}
+            </CopyButton>
+          </Group>
+          <Text size="xs" c="dimmed">
+            Use it as <Code fz="xs">Authorization: Bearer &lt;token&gt;</Code> on the REST API, or paste it on the console’s sign-in screen.
+          </Text>
+          <Group justify="flex-end">
+            <Button onClick={() => setShowCreated(false)} data-testid="close-new-token">
+              Done
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revoke token?">
+        <Stack gap="sm">
+          <Text size="sm">
+            “{revoking?.name}” (<Code fz="xs">{revoking?.prefix}…</Code>) stops working immediately. This cannot be undone.
+          </Text>
+          {revoke.error && (
+            <Text c="red" size="xs">
+              {revoke.error.message}
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRevoking(null)}>
+              Cancel
+            </Button>
+            <Button color="red" loading={revoke.isPending} onClick={() => revoking && revoke.mutate({ id: revoking.id })} data-testid="confirm-revoke">
+              Revoke
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  )
+}
+
+function ServiceInfo() {
+  const trpc = useTRPC()
+  const info = useQuery(trpc.settings.info.queryOptions())
+  if (errorCode(info.error) === 'FORBIDDEN') return <NeedsRole what="Service information" role="an admin or viewer" />
+  return (
+    <QueryState query={info}>
+      {({ database: db, runtime }) => (
+        <Grid gap="sm">
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <Stack gap="sm">
+              <Section title="HTTP listener" testId="listener">
+                <Fields
+                  rows={[
+                    ['Mode', runtime.mode === 'headless' ? 'headless (callscope serve)' : 'desktop app'],
+                    [
+                      'Status',
+                      runtime.listenerUrl ? (
+                        <Badge key="s" color="green">listening</Badge>
+                      ) : (
+                        <Badge key="s" color="gray" variant="outline">not listening</Badge>
+                      ),
+                    ],
+                    ['Address', runtime.listenerUrl ? <Code key="u" data-testid="listener-url">{runtime.listenerUrl}</Code> : '—'],
+                    ['REST API', runtime.listenerUrl ? <Code key="o">{`${runtime.listenerUrl}/openapi.json`}</Code> : '—'],
+                  ]}
+                />
+              </Section>
+              <Section title="Database" testId="database">
+                <Fields
+                  rows={[
+                    ['Location', <Code key="p" style={{ wordBreak: 'break-all' }} data-testid="db-path">{db.path}</Code>],
+                    ['Size', db.sizeBytes === null ? 'in memory' : formatBytes(db.sizeBytes)],
+                    ['Schema version', <Text key="v" size="sm" data-testid="db-schema">{db.schema.current ?? 'empty'} ({db.schema.applied} of {db.schema.available} migrations)</Text>],
+                  ]}
+                />
+              </Section>
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <Section title="Rows" testId="row-counts">
+              <Table>
+                <Table.Tbody>
+                  {Object.entries(db.counts).map(([table, n]) => (
+                    <Table.Tr key={table}>
+                      <Table.Td>
+                        <Code fz="xs">{table}</Code>
+                      </Table.Td>
+                      <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }} data-testid={`count-${table}`}>
+                        {formatNumber(n)}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Section>
+          </Grid.Col>
+        </Grid>
+      )}
+    </QueryState>
+  )
+}
+
+export function SettingsPage() {
+  return (
+    <Stack gap="sm">
+      <Group h={36}>
+        <Title order={3}>Settings</Title>
+      </Group>
+      <Section title="API tokens" testId="tokens">
+        <Tokens />
+      </Section>
+      <ServiceInfo />
+    </Stack>
+  )
+}

@@ -1,0 +1,63 @@
+import { LOG_LEVELS } from '../constants'
+import { parseInstant } from './params'
+import { z } from './zod'
+
+/** The most rows one page of the console's call log search returns. */
+export const CALL_LOG_SEARCH_PAGE_MAX = 500
+
+const instant = (endOfDay: boolean) =>
+  z
+    .string()
+    .max(40)
+    .transform((text, ctx) => {
+      const parsed = parseInstant(text.trim(), endOfDay)
+      if (parsed === null) {
+        ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z)' })
+        return z.NEVER
+      }
+      return parsed
+    })
+
+/**
+ * The console's call log filter: richer than `GET /logs/calls`. Every field is optional; a
+ * tenant-scoped principal's own tenant always replaces `tenantId`.
+ */
+export const callLogFilterSchema = z
+  .object({
+    /** Inclusive; a bare date is the start of that day (UTC). */
+    from: instant(false).optional(),
+    /** Inclusive; a bare date includes that whole day (UTC). */
+    to: instant(true).optional(),
+    agentId: z.uuid().optional(),
+    tenantId: z.uuid().optional(),
+    levels: z.array(z.enum(LOG_LEVELS)).max(LOG_LEVELS.length).optional(),
+    types: z
+      .array(z.string().max(50).regex(/^[a-z][a-z0-9_.]*$/, 'Log types are lower-case identifiers'))
+      .max(50)
+      .optional(),
+    /** Full-text search over messages: words (all must match), "quoted phrases", prefix*. */
+    q: z.string().max(500).optional(),
+    callId: z.string().max(200).optional(),
+    traceId: z.string().max(200).optional(),
+    sessionId: z.string().max(200).optional(),
+  })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'The range ends before it starts', path: ['to'] })
+
+export type CallLogFilterInput = z.input<typeof callLogFilterSchema>
+export type CallLogFilter = z.output<typeof callLogFilterSchema>
+
+/** Keyset cursor: the (timestamp, seq) of the last row of the previous page. */
+export const callLogCursorSchema = z.object({ timestamp: z.string().max(40), seq: z.number().int().nonnegative() })
+export type CallLogCursor = z.infer<typeof callLogCursorSchema>
+
+export const callLogSearchInputSchema = z.object({
+  filter: callLogFilterSchema,
+  cursor: callLogCursorSchema.nullish(),
+  limit: z.number().int().min(1).max(CALL_LOG_SEARCH_PAGE_MAX).default(200),
+})
+
+export const callLogContextInputSchema = z.object({
+  id: z.string().max(200),
+  before: z.number().int().min(0).max(200).default(20),
+  after: z.number().int().min(0).max(200).default(20),
+})

@@ -1,0 +1,139 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type ServeProcess, startServe } from '../helpers/cli'
+import { collectErrors, launchBrowser, screenshot } from '../helpers/browser'
+import { tempDir } from '../helpers/temp-dir'
+
+let server: ServeProcess
+let browser: Browser
+let signInLink: string
+let token: string
+
+beforeAll(async () => {
+  server = await startServe(['--db', `${tempDir()}/e2e-logs.sqlite`])
+  const match = /sign-in link for this run\): (\S+#token=(\S+))/.exec(server.banner)!
+  signInLink = match[1]!
+  token = match[2]!
+  browser = await launchBrowser()
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+const auth = () => ({ Authorization: `Bearer ${token}` })
+const trpc = async <T>(path: string, input: unknown): Promise<T> => {
+  const response = await fetch(`${server.url}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: auth() })
+  return ((await response.json()) as { result: { data: T } }).result.data
+}
+type Line = { id: string; message: string; log_level: string; call_id: string | null }
+const search = (filter: Record<string, unknown>, limit = 50) => trpc<{ rows: Line[] }>('callLogs.search', { filter, limit }).then((p) => p.rows)
+
+async function openLogs(hash = '#/logs'): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  const errors = collectErrors(page)
+  await page.goto(signInLink)
+  await page.getByTestId('signed-in-as').waitFor()
+  await page.goto(`${server.url}/console/${hash}`)
+  await page.getByTestId('call-log-table').waitFor()
+  return { page, errors }
+}
+
+const visibleIds = (page: Page, n = 10) =>
+  page.getByTestId('call-log-row').evaluateAll((els, count) => els.slice(0, count).map((e) => e.getAttribute('data-id')), n)
+const sortedIds = (page: Page) =>
+  // Virtual rows render in DOM order = list order; the first ones are what the API returns first.
+  visibleIds(page, 10)
+
+describe('call logs page in Chromium', () => {
+  it('lists the newest lines as the API does, with the histogram, and no console errors', async () => {
+    const { page, errors } = await openLogs()
+    const expected = (await search({}, 10)).map((r) => r.id)
+    await expect.poll(() => sortedIds(page)).toEqual(expected)
+    // The REST listing agrees on the newest line.
+    const rest = (await (await fetch(`${server.url}/logs/calls?limit=1`, { headers: auth() })).json()) as Line[]
+    expect(rest[0]!.id).toBe(expected[0])
+    await page.getByTestId('call-log-histogram').locator('.recharts-bar-rectangle').first().waitFor()
+    await expect.poll(() => page.getByTestId('call-log-count').innerText()).toMatch(/matching/)
+    await screenshot(page, 'call-logs')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('filters by level and by text, matching the tRPC procedure, and keeps both in the URL', async () => {
+    const { page, errors } = await openLogs()
+    await page.getByTestId('level-filter').click()
+    await page.getByRole('option', { name: /^error/ }).click()
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.url()).toContain('level=error')
+    const errorsOnly = (await search({ levels: ['error'] }, 10)).map((r) => r.id)
+    expect(errorsOnly.length).toBeGreaterThan(0)
+    await expect.poll(() => sortedIds(page)).toEqual(errorsOnly)
+
+    const word = (await search({ levels: ['error'] }, 1))[0]!.message.match(/[A-Za-z]{5,}/)![0]
+    await page.getByLabel('Search messages').fill(word)
+    await expect.poll(() => page.url()).toContain(`q=${encodeURIComponent(word)}`)
+    const matched = await search({ levels: ['error'], q: word }, 10)
+    await expect.poll(() => sortedIds(page)).toEqual(matched.map((r) => r.id))
+    await expect.poll(() => page.getByTestId('call-log-message').first().locator('mark').count()).toBeGreaterThan(0)
+
+    await page.getByLabel('Search messages').fill('zzqx no line says this')
+    await page.getByText('No log line matches this filter.').waitFor()
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('opens the details of a line, pivots to the same call, and moves with the keyboard', async () => {
+    const withCall = (await search({ levels: ['error'] }, 50)).find((r) => r.call_id)!
+    const { page, errors } = await openLogs(`#/logs?level=error`)
+    await page.locator(`[data-id="${withCall.id}"]`).click()
+    await page.getByTestId('details-body').waitFor()
+    await expect.poll(() => page.url()).toContain(`line=${withCall.id}`)
+    expect(await page.getByTestId('details-fields').innerText()).toContain(withCall.message)
+    await page.getByTestId('details-context').waitFor()
+    await page.waitForTimeout(400) // the drawer's slide-in transition
+    await screenshot(page, 'call-logs-details')
+
+    await page.getByRole('button', { name: 'Same call' }).click()
+    await expect.poll(() => page.url()).toContain(`call=${withCall.call_id}`)
+    const sameCall = await search({ levels: ['error'], callId: withCall.call_id }, 500)
+    await expect.poll(() => page.getByTestId('call-log-row').count()).toBe(sameCall.length)
+    await page.getByRole('button', { name: 'Remove call filter' }).waitFor()
+
+    // Esc closes, j moves the selection, Enter opens it.
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.url()).not.toContain('line=')
+    await page.locator('body').click({ position: { x: 5, y: 5 } })
+    await page.keyboard.press('j')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.url()).toContain(`line=${sameCall[0]!.id}`)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('reproduces a view from a deep link, line included', async () => {
+    const target = (await search({ levels: ['warning'] }, 5))[2]!
+    const { page, errors } = await openLogs(`#/logs?level=warning&line=${target.id}`)
+    await page.getByTestId('details-body').waitFor()
+    expect(await page.getByTestId('details-fields').innerText()).toContain(target.id)
+    await expect.poll(() => sortedIds(page)).toEqual((await search({ levels: ['warning'] }, 10)).map((r) => r.id))
+    await expect.poll(() => page.locator(`[data-id="${target.id}"]`).getAttribute('aria-selected')).toBe('true')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('exports the filtered view as CSV and NDJSON with the bearer token', async () => {
+    const ndjson = await fetch(`${server.url}/export/call-logs.ndjson?level=error`, { headers: auth() })
+    expect(ndjson.headers.get('content-type')).toContain('application/x-ndjson')
+    const lines = (await ndjson.text()).trim().split('\n').map((l) => JSON.parse(l) as Line)
+    expect(lines.every((l) => l.log_level === 'error')).toBe(true)
+    expect(lines.slice(0, 10).map((l) => l.id)).toEqual((await search({ levels: ['error'] }, 10)).map((r) => r.id))
+    const csv = await fetch(`${server.url}/export/call-logs.csv?level=error`, { headers: auth() })
+    expect((await csv.text()).startsWith('id,tenant_id,log_type,log_level,message,')).toBe(true)
+    expect((await fetch(`${server.url}/export/call-logs.csv`)).status).toBe(401)
+    expect((await fetch(`${server.url}/export/call-logs.csv?level=nope`, { headers: auth() })).status).toBe(422)
+    const openapi = await (await fetch(`${server.url}/openapi.json`)).text()
+    expect(openapi).not.toContain('/export/')
+  })
+})
