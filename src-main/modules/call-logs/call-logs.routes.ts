@@ -22,5 +22,8 @@ const getCallLogs = createRoute({
 
 export function registerCallLogRoutes(app: HttpApp, service: Service): void {
   app.use('/logs/calls', requireBearer(service.tokens))
-  app.openapi(getCallLogs, async (c) => c.json(await service.callLogs.list(c.get('principal'), c.req.valid('query')), 200))
+  app.openapi(getCallLogs, async (c) => {
+    const body = await service.callLogs.listJson(c.get('principal'), c.req.valid('query'))
+    return c.body(body, 200, { 'Content-Type': 'application/json' }) as never
+  })
 }

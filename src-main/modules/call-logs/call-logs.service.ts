@@ -23,20 +23,27 @@ export function toCallLog(row: CallLogRow): CallLog {
   }
 }
 
+function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter {
+  return {
+    from: query.start_date,
+    to: query.end_date,
+    agentId: query.agent_id,
+    tenantId: principal.tenantId ?? undefined,
+    limit: query.limit,
+  }
+}
+
 export function createCallLogsService(db: Kysely<Database>) {
   return {
     /** The console's search, facets, histogram and context (call-logs.search.ts). */
     ...createCallLogSearch(db, toCallLog),
     /** Call logs, newest first; a tenant token sees only its tenant's records. */
     async list(principal: Principal, query: CallLogQuery): Promise<CallLog[]> {
-      const rows = await repo.listCallLogs(db, {
-        from: query.start_date,
-        to: query.end_date,
-        agentId: query.agent_id,
-        tenantId: principal.tenantId ?? undefined,
-        limit: query.limit,
-      })
-      return rows.map(toCallLog)
+      return (await repo.listCallLogs(db, toFilter(principal, query))).map(toCallLog)
+    },
+    /** The same listing as JSON text, ready to send: what the REST route serves. */
+    listJson(principal: Principal, query: CallLogQuery): Promise<string> {
+      return repo.listCallLogsJson(db, toFilter(principal, query))
     },
   }
 }

@@ -22,7 +22,8 @@ export function registerOpenApi(app: HttpApp): void {
   })
   app.doc31('/openapi.json', { openapi: '3.1.0', info: OPENAPI_INFO, tags: [] })
 
-  const swaggerRoot: string = createRequire(import.meta.url)('swagger-ui-dist').getAbsoluteFSPath()
+  // absolute-path.js only: the package's main module loads the whole Swagger UI bundle into Node.
+  const swaggerRoot: string = createRequire(import.meta.url)('swagger-ui-dist/absolute-path.js')()
   app.get('/docs', (c) => c.html(DOCS_PAGE))
   app.get('/docs/init.js', (c) => c.body(DOCS_INIT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }))
   app.use(
