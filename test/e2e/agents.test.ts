@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { collectErrors, launchBrowser, screenshot } from '../helpers/browser'
-import { type ServeProcess, startServe } from '../helpers/cli'
+import { collectErrors, screenshot } from '../helpers/browser'
+import type { ServeProcess } from '../helpers/cli'
+import { startConsoleSession } from '../helpers/console-session'
 import { tempDir } from '../helpers/temp-dir'
 
 let server: ServeProcess
@@ -13,11 +14,7 @@ let dbPath: string
 
 beforeAll(async () => {
   dbPath = `${tempDir()}/e2e-agents.sqlite`
-  server = await startServe(['--db', dbPath])
-  const match = /sign-in link for this run\): (\S+#token=(\S+))/.exec(server.banner)!
-  signInLink = match[1]!
-  sessionToken = match[2]!
-  browser = await launchBrowser()
+  ;({ server, browser, signInLink, sessionToken } = await startConsoleSession(dbPath))
 }, 90_000)
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ServeProcess, startServe } from '../helpers/cli'
-import { collectErrors, launchBrowser, screenshot } from '../helpers/browser'
+import type { ServeProcess } from '../helpers/cli'
+import { startConsoleSession } from '../helpers/console-session'
+import { collectErrors, screenshot } from '../helpers/browser'
 import { tempDir } from '../helpers/temp-dir'
 
 let server: ServeProcess
@@ -10,11 +11,7 @@ let signInLink: string
 let sessionToken: string
 
 beforeAll(async () => {
-  server = await startServe(['--db', `${tempDir()}/e2e.sqlite`])
-  const match = /sign-in link for this run\): (\S+#token=(\S+))/.exec(server.banner)!
-  signInLink = match[1]!
-  sessionToken = match[2]!
-  browser = await launchBrowser()
+  ;({ server, browser, signInLink, sessionToken } = await startConsoleSession(`${tempDir()}/e2e.sqlite`))
 }, 90_000)
 
 afterAll(async () => {

@@ -1,40 +1,12 @@
-import { Anchor, Badge, Card, Code, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { Anchor, Badge, Code, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
 import { Link, useParams } from 'react-router'
 import type { Tenant } from '../../../src-shared/schemas/tenant'
 import { QueryState } from '../../components/query-state'
+import { Fields, Section } from '../../components/section'
 import { formatCents, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { StatusBadge } from './status-badge'
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card withBorder padding="sm">
-      <Text fw={600} size="sm" mb="xs">
-        {title}
-      </Text>
-      {children}
-    </Card>
-  )
-}
-
-function Fields({ rows }: { rows: Array<[string, ReactNode]> }) {
-  return (
-    <Table>
-      <Table.Tbody>
-        {rows.map(([label, value]) => (
-          <Table.Tr key={label}>
-            <Table.Td w="45%" c="dimmed">
-              {label}
-            </Table.Td>
-            <Table.Td>{value}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  )
-}
 
 const Flag = ({ on, label }: { on: boolean; label?: string }) => (
   <Badge color={on ? 'green' : 'gray'} variant={on ? 'light' : 'outline'}>
