@@ -62,6 +62,8 @@ function Layout() {
             <NavLink key={item.to} component={RouterLink} to={item.to} label={item.label} leftSection={item.icon} />
           ))}
         </AppShell.Section>
+        {/* The desktop app talks to its own store over IPC: there is no token to sign out of. */}
+        {!window.callscope?.desktop && (
         <AppShell.Section>
           <NavLink
             label="Sign out"
@@ -72,6 +74,7 @@ function Layout() {
             }}
           />
         </AppShell.Section>
+        )}
       </AppShell.Navbar>
       <AppShell.Main>
         <QueryState query={whoami}>{() => <Outlet />}</QueryState>

@@ -1,4 +1,9 @@
-import { contextBridge } from 'electron'
+import { contextBridge, ipcRenderer } from 'electron'
+import { type DesktopBridge, TRPC_IPC_CHANNEL } from '../../src-shared/ipc'
 
-// The renderer's only window on the main process. The tRPC IPC bridge is added here, and only here.
-contextBridge.exposeInMainWorld('callscope', { desktop: true })
+// The renderer's only window on the main process: one function that carries tRPC requests.
+const bridge: DesktopBridge = {
+  desktop: true,
+  trpc: (request) => ipcRenderer.invoke(TRPC_IPC_CHANNEL, request),
+}
+contextBridge.exposeInMainWorld('callscope', bridge)

@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query'
 import { createTRPCClient, httpBatchLink, type TRPCLink } from '@trpc/client'
 import { createTRPCContext } from '@trpc/tanstack-react-query'
 import type { AppRouter } from '../../src-main/transport/app-router'
+import type { DesktopBridge } from '../../src-shared/ipc'
 import { getToken } from './auth'
 
 /** The one tRPC client. Pages never know which link carries it. */
@@ -10,14 +11,30 @@ export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRou
 declare global {
   interface Window {
     /** Present in the desktop app: the preload's IPC bridge. */
-    callscope?: { desktop: true; ipcLink?: () => TRPCLink<AppRouter> }
+    callscope?: DesktopBridge
   }
 }
 
-/** IPC in the desktop app; HTTP to /trpc with the tab's bearer token in a browser. */
+/** A fetch that hands the request to the main process over IPC instead of the network. */
+function ipcFetch(bridge: DesktopBridge): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input))
+    const answer = await bridge.trpc({
+      url: `${url.pathname.replace(/^\/trpc/, '')}${url.search}`,
+      method: init?.method === 'POST' ? 'POST' : 'GET',
+      body: typeof init?.body === 'string' ? init.body : undefined,
+    })
+    return new Response(answer.body, { status: answer.status, headers: answer.headers })
+  }
+}
+
+/**
+ * IPC in the desktop app; HTTP to /trpc with the tab's bearer token in a browser. Both are the
+ * same batching link, so requests, errors and batching behave the same on either channel.
+ */
 function pickLink(): TRPCLink<AppRouter> {
-  const ipc = window.callscope?.ipcLink
-  if (ipc) return ipc()
+  const bridge = window.callscope
+  if (bridge?.desktop) return httpBatchLink({ url: 'http://callscope.ipc/trpc', fetch: ipcFetch(bridge) })
   return httpBatchLink({
     url: '/trpc',
     headers: () => {

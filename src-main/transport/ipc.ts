@@ -1,0 +1,68 @@
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
+import type { IpcTrpcRequest, IpcTrpcResponse } from '../../src-shared/ipc'
+import type { Principal } from '../modules/tokens/tokens.service'
+import type { Service } from '../service'
+import { appRouter } from './app-router'
+import type { RuntimeInfo } from './trpc'
+
+export { TRPC_IPC_CHANNEL } from '../../src-shared/ipc'
+
+/** The parts of Electron's IpcMainInvokeEvent the handler looks at, so it can be tested under Node. */
+export interface IpcSenderInfo {
+  senderFrame: { url: string } | null
+  sender: { id: number }
+}
+
+/** The desktop user owns the store: over IPC the console acts as admin. */
+const DESKTOP_PRINCIPAL: Principal = { role: 'admin', tenantId: null, tokenId: null }
+
+const isRequest = (value: unknown): value is IpcTrpcRequest => {
+  const r = value as IpcTrpcRequest
+  return (
+    typeof r === 'object' && r !== null && typeof r.url === 'string' && r.url.startsWith('/') &&
+    (r.method === 'GET' || r.method === 'POST') && (r.body === undefined || typeof r.body === 'string')
+  )
+}
+
+export interface IpcHandlerOptions {
+  service: Service
+  runtime: RuntimeInfo
+  /** True only for the app's own window showing the app's own page. */
+  isTrustedSender: (event: IpcSenderInfo) => boolean
+}
+
+/**
+ * Answers tRPC requests from the renderer with the same fetch handler the HTTP listener uses, so
+ * both channels share batching, error shapes and serialisation. Pure: Electron's ipcMain is wired
+ * to it in index.ts, and tests call it with fake events.
+ */
+export function createIpcTrpcHandler({ service, runtime, isTrustedSender }: IpcHandlerOptions) {
+  return async (event: IpcSenderInfo, request: unknown): Promise<IpcTrpcResponse> => {
+    if (!isTrustedSender(event)) {
+      return { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: 'IPC sender refused' }) }
+    }
+    if (!isRequest(request)) {
+      return { status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: 'Malformed IPC request' }) }
+    }
+    const response = await fetchRequestHandler({
+      endpoint: '/trpc',
+      req: new Request(`http://callscope.ipc/trpc${request.url}`, {
+        method: request.method,
+        body: request.method === 'POST' ? (request.body ?? '') : undefined,
+        headers: request.method === 'POST' ? { 'content-type': 'application/json' } : {},
+      }),
+      router: appRouter,
+      createContext: () => ({ service, principal: DESKTOP_PRINCIPAL, runtime }),
+    })
+    return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }
+  }
+}
+
+/**
+ * The sender check: the request must come from the main frame of the app's window, showing the
+ * app's own page (file:// build or the dev server), never from another window or a navigated frame.
+ */
+export function trustedSenderCheck(windowId: () => number | null, appUrlPrefix: string) {
+  return (event: IpcSenderInfo): boolean =>
+    event.sender.id === windowId() && event.senderFrame !== null && event.senderFrame.url.startsWith(appUrlPrefix)
+}

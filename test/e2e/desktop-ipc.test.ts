@@ -1,0 +1,67 @@
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { chromium, type Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { IpcTrpcRequest } from '../../src-shared/ipc'
+import { createService, type Service } from '../../src-main/service'
+import { createIpcTrpcHandler, trustedSenderCheck } from '../../src-main/transport/ipc'
+import { collectErrors, screenshot } from '../helpers/browser'
+
+/**
+ * The desktop console without Electron: the built renderer loaded from file://, as the app loads
+ * it, with `window.callscope` wired (through a Playwright binding standing in for ipcRenderer) to
+ * the real main-process IPC handler over a real store. Only Electron's IPC transport is simulated.
+ */
+const rendererIndex = join(import.meta.dirname, '../../out/renderer/index.html')
+const appUrl = pathToFileURL(rendererIndex).href
+let service: Service
+let browser: Browser
+
+beforeAll(async () => {
+  service = await createService({ dbPath: ':memory:', seedNewDatabase: 'small' })
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    // Electron lets its own file:// page load module scripts; plain Chromium needs to be told.
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--allow-file-access-from-files'],
+  })
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await service?.close()
+})
+
+describe('desktop console over IPC', () => {
+  it('shows the overview and tenants from the store, with no token and no network', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    const errors = collectErrors(page)
+    const requests: string[] = []
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file://')) requests.push(r.url())
+    })
+    const handler = createIpcTrpcHandler({
+      service,
+      runtime: { mode: 'desktop', listenerUrl: null },
+      isTrustedSender: trustedSenderCheck(() => 1, appUrl),
+    })
+    await page.exposeFunction('__callscopeIpc', (request: IpcTrpcRequest) =>
+      handler({ sender: { id: 1 }, senderFrame: { url: page.url() } }, request),
+    )
+    await page.addInitScript(() => {
+      const w = window as unknown as { callscope: unknown; __callscopeIpc: (r: unknown) => Promise<unknown> }
+      w.callscope = { desktop: true, trpc: (request: unknown) => w.__callscopeIpc(request) }
+    })
+    await page.goto(appUrl)
+    await page.getByTestId('overview').waitFor()
+    await page.getByRole('link', { name: 'Tenants' }).click()
+    await page.getByTestId('tenants-table').waitFor()
+    const names = await page.getByTestId('tenants-table').locator('tbody tr td:first-child').allInnerTexts()
+    expect(names).toEqual((await service.tenants.list({ role: 'admin', tenantId: null, tokenId: null })).map((t) => t.name))
+    expect(await page.getByTestId('signed-in-as').innerText()).toBe('admin')
+    expect(await page.getByText('Sign out').count()).toBe(0)
+    await screenshot(page, 'desktop-tenants')
+    expect(requests).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
