@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query'
-import { createTRPCClient, httpBatchLink, type TRPCLink } from '@trpc/client'
+import { createTRPCClient, httpLink, type TRPCLink } from '@trpc/client'
 import { createTRPCContext } from '@trpc/tanstack-react-query'
 import type { AppRouter } from '../../src-main/transport/app-router'
 import type { DesktopBridge } from '../../src-shared/ipc'
@@ -30,12 +30,13 @@ function ipcFetch(bridge: DesktopBridge): typeof fetch {
 
 /**
  * IPC in the desktop app; HTTP to /trpc with the tab's bearer token in a browser. Both are the
- * same batching link, so requests, errors and batching behave the same on either channel.
+ * same link, so requests and errors behave the same on either channel. Not batched: a batch
+ * answers when its slowest query does, and a page's rows must not wait for its aggregates.
  */
 function pickLink(): TRPCLink<AppRouter> {
   const bridge = window.callscope
-  if (bridge?.desktop) return httpBatchLink({ url: 'http://callscope.ipc/trpc', fetch: ipcFetch(bridge) })
-  return httpBatchLink({
+  if (bridge?.desktop) return httpLink({ url: 'http://callscope.ipc/trpc', fetch: ipcFetch(bridge) })
+  return httpLink({
     url: '/trpc',
     headers: () => {
       const token = getToken()

@@ -47,10 +47,8 @@ describe('desktop console over IPC', () => {
     await page.exposeFunction('__callscopeIpc', (request: IpcTrpcRequest) =>
       handler({ sender: { id: 1 }, senderFrame: { url: page.url() } }, request),
     )
-    await page.addInitScript(() => {
-      const w = window as unknown as { callscope: unknown; __callscopeIpc: (r: unknown) => Promise<unknown> }
-      w.callscope = { desktop: true, trpc: (request: unknown) => w.__callscopeIpc(request) }
-    })
+    // Source text, not a function: what the preload would install, without tsx's helpers.
+    await page.addInitScript('window.callscope = { desktop: true, trpc: (request) => window.__callscopeIpc(request) }')
     await page.goto(appUrl)
     await page.getByTestId('overview').waitFor()
     await page.getByRole('link', { name: 'Tenants' }).click()

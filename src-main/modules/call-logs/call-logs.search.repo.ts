@@ -1,3 +1,4 @@
+import { LOG_LEVELS } from '../../../src-shared/constants'
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
 import type { CallLogCursor } from '../../../src-shared/schemas/call-log-search'
 import type { CallLogRow, Database } from '../../db/schema'
@@ -88,6 +89,38 @@ export async function bucketCounts(db: Kysely<Database>, f: ResolvedCallLogFilte
     .execute()
   return rows.map((r) => ({ bucket: Number(r.bucket), level: r.level, count: Number(r.count) }))
 }
+
+/**
+ * The same counts as `bucketCounts`, from one index range count per (level, bucket) over the
+ * (log_level, timestamp) index: no per-row bucket arithmetic and no sort. Over a million lines this
+ * takes tens of ms where grouping takes half a second. Only for filters that are time and level
+ * alone (see `rangeCountable`); the others narrow the set through other indexes first.
+ */
+export async function bucketCountsByRange(
+  db: Kysely<Database>,
+  f: ResolvedCallLogFilter,
+  bucketSeconds: number,
+  firstBucket: number,
+  lastBucket: number,
+): Promise<Array<{ bucket: number; level: string; count: number }>> {
+  const out: Array<{ bucket: number; level: string; count: number }> = []
+  for (const level of f.levels?.length ? f.levels : LOG_LEVELS) {
+    for (let start = firstBucket; start <= lastBucket; start += bucketSeconds) {
+      const lo = new Date(start * 1000).toISOString()
+      const hi = new Date((start + bucketSeconds) * 1000 - 1).toISOString()
+      const range = { levels: [level], from: f.from && f.from > lo ? f.from : lo, to: f.to && f.to < hi ? f.to : hi }
+      const row = await applyFilter(db.selectFrom('call_logs'), range)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow()
+      if (Number(row.count) > 0) out.push({ bucket: start, level, count: Number(row.count) })
+    }
+  }
+  return out
+}
+
+/** Whether a filter is only a time range and levels: what `bucketCountsByRange` serves. */
+export const rangeCountable = (f: ResolvedCallLogFilter): boolean =>
+  !f.agentId && !f.tenantId && !f.types?.length && !f.match && !f.callId && !f.traceId && !f.sessionId
 
 export function findById(db: Kysely<Database>, id: string): Promise<CallLogRow | undefined> {
   return db.selectFrom('call_logs').selectAll().where('id', '=', id).executeTakeFirst()

@@ -117,9 +117,11 @@ export function createCallLogSearch(db: Kysely<Database>, toCallLog: ToCallLog) 
       const fromMs = Date.parse(from)
       const toMs = Date.parse(to)
       const size = pickBucketSeconds(fromMs, toMs)
-      const counts = await repo.bucketCounts(db, f, size)
       const firstBucket = Math.floor(fromMs / 1000 / size) * size
       const lastBucket = Math.floor(toMs / 1000 / size) * size
+      const counts = repo.rangeCountable(f)
+        ? await repo.bucketCountsByRange(db, { ...f, from, to }, size, firstBucket, lastBucket)
+        : await repo.bucketCounts(db, f, size)
       const byStart = new Map<number, HistogramBucket>()
       for (let s = firstBucket; s <= lastBucket; s += size) {
         const bucket = { start: new Date(s * 1000).toISOString() } as HistogramBucket

@@ -23,10 +23,13 @@ export function CallLogsPage() {
   const { view, line, setView, setLine } = useCallLogView()
   const filter = useMemo(() => toFilter(view), [view])
   const agents = useQuery(trpc.agents.list.queryOptions())
-  const facets = useQuery({ ...trpc.callLogs.facets.queryOptions({ filter }), placeholderData: keepPreviousData })
   const logs = useInfiniteQuery(
     trpc.callLogs.search.infiniteQueryOptions({ filter, limit: PAGE_SIZE }, { getNextPageParam: (page) => page.nextCursor, placeholderData: keepPreviousData }),
   )
+  // Rows first: the service answers one query at a time, and facets and the histogram over a
+  // million lines take hundreds of ms. They start once the rows of this filter are in.
+  const rowsReady = logs.isSuccess && !logs.isPlaceholderData
+  const facets = useQuery({ ...trpc.callLogs.facets.queryOptions({ filter }), placeholderData: keepPreviousData, enabled: rowsReady })
   const rows = useMemo(() => logs.data?.pages.flatMap((p) => p.rows) ?? [], [logs.data])
   const agentNames = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data])
   const [selected, setSelected] = useState(-1)
@@ -82,7 +85,7 @@ export function CallLogsPage() {
       </Group>
       <CallLogFilters view={view} setView={setView} agents={agents.data ?? []} facets={facets.data} />
       <PivotChips view={view} setView={setView} />
-      <VolumeHistogram filter={filter} />
+      <VolumeHistogram filter={filter} enabled={rowsReady} />
       <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>
         {() => (
           <CallLogTable

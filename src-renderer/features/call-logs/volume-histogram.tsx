@@ -14,9 +14,9 @@ const tickFormat = (bucketSeconds: number) => (iso: string) =>
   bucketSeconds >= 86_400 ? iso.slice(5, 10) : bucketSeconds >= 3600 * 3 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 16)
 
 /** Log volume per time bucket, stacked by level, for the current filter. */
-export function VolumeHistogram({ filter }: { filter: CallLogFilterInput }) {
+export function VolumeHistogram({ filter, enabled }: { filter: CallLogFilterInput; enabled: boolean }) {
   const trpc = useTRPC()
-  const histogram = useQuery({ ...trpc.callLogs.histogram.queryOptions({ filter }), placeholderData: keepPreviousData })
+  const histogram = useQuery({ ...trpc.callLogs.histogram.queryOptions({ filter }), placeholderData: keepPreviousData, enabled })
   return (
     <Box h={150} data-testid="call-log-histogram">
       <QueryState query={histogram} isEmpty={(h) => h.buckets.length === 0} empty={<Text c="dimmed" size="sm">No volume to chart.</Text>}>
