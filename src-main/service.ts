@@ -11,7 +11,7 @@ import { createSessionsService } from './modules/sessions/sessions.service'
 import { createSquadsService } from './modules/squads/squads.service'
 import { createTenantsService } from './modules/tenants/tenants.service'
 import { createTokenService } from './modules/tokens/tokens.service'
-import { isoHourFloor, seedDatabase, type SeedResult } from './seed'
+import { floorToHour, seedDatabase, type SeedResult } from './seed'
 import type { SeedScaleName } from './seed/scales'
 
 export interface ServiceOptions {
@@ -60,7 +60,7 @@ export async function createService(options: ServiceOptions) {
     await migrateToLatest(handle.db)
     const scale = options.seedNewDatabase ?? 'small'
     if (isNew && scale) {
-      seeded = seedDatabase(handle, { scale, seed: 1, anchor: isoHourFloor(Date.now()) })
+      seeded = seedDatabase(handle, { scale, seed: 1, anchor: floorToHour(Date.now()) })
     }
   } catch (error) {
     await handle.close()

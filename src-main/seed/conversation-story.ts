@@ -224,7 +224,7 @@ export function writeConversation(ctx: StoryContext, p: Participants, start: num
   let status = 'completed'
   let resolved: number | null = 1
   let endReason = 'caller_hangup'
-  let transferred: { row: Row; ok: boolean } | null = null
+  let transferred: Transfer | null = null
 
   if (outcome !== 'sip_failure') {
     t += gap(800, 1800)
@@ -288,11 +288,10 @@ export function writeConversation(ctx: StoryContext, p: Participants, start: num
       const wantsTransfer = colleagues.length > 0 && (toolFailed ? rng.bool(0.6) : rng.bool(0.07))
       if (wantsTransfer) {
         transferred = transfer(ctx, p, colleagues, conversationId, language, toolFailed, t + gap(1500, 4000), log)
-        t = transferred.row.completed_at as number
+        t = transferred.completedAt
         status = 'transferred'
         resolved = transferred.ok ? 1 : 0
         endReason = transferred.ok ? 'transferred' : 'transfer_failed'
-        delete transferred.row.completed_at
       } else {
         resolved = toolFailed ? 0 : 1
         t += gap(3500, 8000)
@@ -422,6 +421,14 @@ function waitFor(rng: Rng, strategy: string): number {
   return Math.round(rng.around(mean, mean * 0.5, 200, 45_000))
 }
 
+/** A transfer's row and what the conversation's story needs from it. */
+interface Transfer {
+  row: Row
+  ok: boolean
+  /** When the receiving agent took over or the attempt was given up (ms). */
+  completedAt: number
+}
+
 function transfer(
   ctx: StoryContext,
   p: Participants,
@@ -431,7 +438,7 @@ function transfer(
   escalation: boolean,
   at: number,
   log: (t: number, type: string, level: string, message: string, details: Row) => void,
-): { row: Row; ok: boolean } {
+): Transfer {
   const { rng } = ctx
   const reason = escalation
     ? 'escalation'
@@ -454,6 +461,7 @@ function transfer(
   })
   return {
     ok,
+    completedAt: at + latency,
     row: {
       id: rng.uuid(),
       tenant_id: p.tenant.id,
@@ -465,7 +473,6 @@ function transfer(
       outcome: ok ? 'success' : 'failed',
       latency_ms: latency,
       requested_at: iso(at),
-      completed_at: at + latency,
     },
   }
 }

@@ -52,7 +52,7 @@ const DOMAIN_TABLES = [
   'tenants',
 ] as const
 
-export function isoHourFloor(ms: number): number {
+export function floorToHour(ms: number): number {
   return Math.floor(ms / HOUR) * HOUR
 }
 

@@ -14,7 +14,7 @@ export function registerSeed(program: Command): void {
     .option('--reset', 'replace existing tenants, agents, sessions and logs (tokens and settings are kept)')
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
     .action(async (opts: { scale: SeedScaleName; seed: number; anchor?: number; reset?: boolean; db?: string }) => {
-      const { isoHourFloor, seedDatabase } = await import('../../seed')
+      const { floorToHour, seedDatabase } = await import('../../seed')
       await withService(opts.db, async (service) => {
         const bar = process.stderr.isTTY
           ? new SingleBar({ format: 'Seeding [{bar}] {percentage}% | {value}/{total} call logs | {duration}s', hideCursor: true })
@@ -23,7 +23,7 @@ export function registerSeed(program: Command): void {
         const result = seedDatabase(service.handle, {
           scale: opts.scale,
           seed: opts.seed,
-          anchor: opts.anchor ?? isoHourFloor(Date.now()),
+          anchor: opts.anchor ?? floorToHour(Date.now()),
           reset: opts.reset,
           onProgress: ({ logs, targetLogs }) => {
             if (!bar) return

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { nameOrIdMatches } from '../../db/name-search'
 import type { Database } from '../../db/schema'
 
 export function findAgentTenant(db: Kysely<Database>, agentId: string) {
@@ -11,8 +12,6 @@ export interface AgentListFilter {
   /** Case-insensitive match on name, or an id prefix. */
   search?: string
 }
-
-const likeTerm = (s: string) => s.trim().toLowerCase().replace(/[%_\\]/g, '')
 
 /** Agents with their tenant's name and session count, by tenant then name (the `agents_tenant` index order). */
 export function listAgents(db: Kysely<Database>, filter: AgentListFilter) {
@@ -37,10 +36,7 @@ export function listAgents(db: Kysely<Database>, filter: AgentListFilter) {
       eb.selectFrom('conversations as c').select((c) => c.fn.countAll<number>().as('n')).whereRef('c.agent_id', '=', 'a.id').as('session_count'),
     ])
   if (filter.tenantId) query = query.where('a.tenant_id', '=', filter.tenantId)
-  if (filter.search?.trim()) {
-    const term = likeTerm(filter.search)
-    query = query.where((eb) => eb.or([eb(eb.fn('lower', ['a.name']), 'like', `%${term}%`), eb('a.id', 'like', `${term}%`)]))
-  }
+  if (filter.search?.trim()) query = query.where(nameOrIdMatches('a.name', 'a.id', filter.search))
   return query.orderBy('t.name').orderBy('a.name').orderBy('a.id').execute()
 }
 

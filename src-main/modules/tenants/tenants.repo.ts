@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { nameOrIdMatches } from '../../db/name-search'
 import type { Database, TenantRow } from '../../db/schema'
 
 export function findTenant(db: Kysely<Database>, id: string): Promise<TenantRow | undefined> {
@@ -29,14 +30,11 @@ export function listTenants(db: Kysely<Database>, filter: TenantListFilter) {
       eb.selectFrom('agents as a').select((a) => a.fn.countAll<number>().as('n')).whereRef('a.tenant_id', '=', 't.id').as('agent_count'),
     ])
   if (filter.onlyId) query = query.where('t.id', '=', filter.onlyId)
-  if (filter.search) {
-    const term = filter.search.trim().toLowerCase()
-    query = query.where((eb) => eb.or([eb(eb.fn('lower', ['t.name']), 'like', `%${term.replace(/[%_]/g, '')}%`), eb('t.id', 'like', `${term.replace(/[%_]/g, '')}%`)]))
-  }
+  if (filter.search?.trim()) query = query.where(nameOrIdMatches('t.name', 't.id', filter.search))
   return query.orderBy('t.name').orderBy('t.id').execute()
 }
 
-/** Calls started since `since` and the most that overlapped, for usage against the plan's limits. */
+/** Calls started since `since` and their total duration, for usage against the plan's limits. */
 export async function callUsage(db: Kysely<Database>, tenantId: string, since: string) {
   const row = await db
     .selectFrom('calls')
