@@ -1,7 +1,8 @@
-import { Anchor, Badge, Code, Group, Pagination, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { Anchor, Badge, Code, Group, Pagination, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link, useParams, useSearchParams } from 'react-router'
 import { SESSIONS_PAGE } from '../../../src-shared/constants'
+import { BreadcrumbTitle } from '../../components/breadcrumb-title'
 import { QueryState } from '../../components/query-state'
 import { Fields, Section } from '../../components/section'
 import { formatNumber, formatTimestamp } from '../../lib/format'
@@ -42,16 +43,9 @@ export function AgentPage() {
         return (
           <Stack gap="md">
             <Group justify="space-between">
-              <Group gap="sm">
-                <Anchor component={Link} to="/agents" size="sm">
-                  Agents
-                </Anchor>
-                <Text c="dimmed">/</Text>
-                <Title order={3} data-testid="agent-name">
-                  {a.name}
-                </Title>
+              <BreadcrumbTitle crumbs={[{ to: '/agents', label: 'Agents' }]} title={a.name} titleTestId="agent-name">
                 <AgentStatusBadge status={a.status} />
-              </Group>
+              </BreadcrumbTitle>
               <Code>{a.id}</Code>
             </Group>
             <SimpleGrid cols={{ base: 1, md: 3 }} spacing="sm">

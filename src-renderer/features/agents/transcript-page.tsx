@@ -1,8 +1,9 @@
-import { Anchor, Badge, Box, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { Anchor, Badge, Box, Card, Code, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core'
 import { IconListDetails, IconTool } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { Link, useParams } from 'react-router'
+import { BreadcrumbTitle } from '../../components/breadcrumb-title'
 import { QueryState } from '../../components/query-state'
 import { Fields, Section } from '../../components/section'
 import { formatMs, formatTimestamp } from '../../lib/format'
@@ -144,18 +145,15 @@ export function TranscriptPage() {
       {({ conversation: c, messages, calls, transfers }) => (
         <Stack gap="md">
           <Group justify="space-between">
-            <Group gap="sm">
-              <Anchor component={Link} to="/agents" size="sm">
-                Agents
-              </Anchor>
-              <Text c="dimmed">/</Text>
-              <Anchor component={Link} to={`/agents/${c.agent_id}`} size="sm">
-                {c.agent_name}
-              </Anchor>
-              <Text c="dimmed">/</Text>
-              <Title order={3}>Session</Title>
+            <BreadcrumbTitle
+              crumbs={[
+                { to: '/agents', label: 'Agents' },
+                { to: `/agents/${c.agent_id}`, label: c.agent_name },
+              ]}
+              title="Session"
+            >
               <SessionStatusBadge status={c.status} />
-            </Group>
+            </BreadcrumbTitle>
             <Group gap="sm">
               <Anchor component={Link} to={`/logs?session=${encodeURIComponent(c.id)}`} size="sm" data-testid="session-logs-link">
                 <Group gap={4}>

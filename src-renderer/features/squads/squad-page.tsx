@@ -1,9 +1,10 @@
 import { BarChart } from '@mantine/charts'
-import { alpha, Anchor, Box, Card, Code, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
+import { alpha, Anchor, Box, Card, Code, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
 import type { SquadAnalytics } from '../../../src-shared/schemas/squad-analytics'
+import { BreadcrumbTitle } from '../../components/breadcrumb-title'
 import { QueryState } from '../../components/query-state'
 import { Section } from '../../components/section'
 import { formatDate, formatMs, formatNumber, formatRate } from '../../lib/format'
@@ -241,21 +242,14 @@ export function SquadPage() {
   return (
     <Stack gap="sm">
       <Group justify="space-between" h={36} wrap="nowrap">
-        <Group gap="sm" wrap="nowrap">
-          <Anchor component={Link} to="/squads" size="sm">
-            Squads
-          </Anchor>
-          <Text c="dimmed">/</Text>
-          <Title order={3} data-testid="squad-name">
-            {data?.squad_name ?? '…'}
-          </Title>
+        <BreadcrumbTitle crumbs={[{ to: '/squads', label: 'Squads' }]} title={data?.squad_name ?? '…'} titleTestId="squad-name" wrap="nowrap">
           {data && <StrategyBadge strategy={data.routing_strategy} />}
           {data && (
             <Anchor component={Link} to={`/tenants/${data.tenant_id}`} size="sm" c="dimmed" data-testid="squad-tenant">
               {squads.data?.find((s) => s.id === data.squad_id)?.tenant_name ?? 'tenant'}
             </Anchor>
           )}
-        </Group>
+        </BreadcrumbTitle>
         <Group gap="sm" wrap="nowrap">
           <Box w={16}>{analytics.isFetching && data ? <Loader size={14} /> : null}</Box>
           <Text size="xs" c="dimmed" data-testid="squad-period" data-start={range.start_date} data-end={range.end_date}>

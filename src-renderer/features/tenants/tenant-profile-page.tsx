@@ -1,7 +1,8 @@
-import { Anchor, Badge, Code, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Badge, Code, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import { Link, useParams } from 'react-router'
+import { useParams } from 'react-router'
 import type { Tenant } from '../../../src-shared/schemas/tenant'
+import { BreadcrumbTitle } from '../../components/breadcrumb-title'
 import { QueryState } from '../../components/query-state'
 import { Fields, Section } from '../../components/section'
 import { formatCents, formatNumber, formatTimestamp } from '../../lib/format'
@@ -36,16 +37,9 @@ export function TenantProfilePage() {
       {(t: Tenant) => (
         <Stack>
           <Group justify="space-between">
-            <Group gap="sm">
-              <Anchor component={Link} to="/tenants" size="sm">
-                Tenants
-              </Anchor>
-              <Text c="dimmed">/</Text>
-              <Title order={3} data-testid="tenant-name">
-                {t.name}
-              </Title>
+            <BreadcrumbTitle crumbs={[{ to: '/tenants', label: 'Tenants' }]} title={t.name} titleTestId="tenant-name">
               <StatusBadge status={t.status} />
-            </Group>
+            </BreadcrumbTitle>
             <Code>{t.id}</Code>
           </Group>
           <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
