@@ -25,6 +25,9 @@ export default defineConfig({
     root: resolve(import.meta.dirname, 'src-renderer'),
     build: {
       rollupOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
+      // electron-vite leaves bundles unminified; the console is also served to browsers, and a
+      // third of the bytes parses in a third of the time on first load.
+      minify: true,
     },
     plugins: [react()],
   },

@@ -1,7 +1,7 @@
 import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Stack, Text, Title } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { IconBuilding, IconListSearch, IconLogout } from '@tabler/icons-react'
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useState } from 'react'
 import { createHashRouter, NavLink as RouterLink, Navigate, Outlet, RouterProvider } from 'react-router'
 import { QueryState } from './components/query-state'
@@ -11,6 +11,7 @@ import { TranscriptPage } from './features/agents/transcript-page'
 import { OverviewPage } from './features/overview/overview-page'
 import { IconHeadset, IconLayoutDashboard } from '@tabler/icons-react'
 import { CallLogsPage } from './features/call-logs/call-logs-page'
+import { prefetchCallLogRows } from './features/call-logs/call-log-rows-query'
 import { SignIn } from './features/sign-in/sign-in'
 import { TenantProfilePage } from './features/tenants/tenant-profile-page'
 import { TenantsPage } from './features/tenants/tenants-page'
@@ -122,6 +123,14 @@ const buildRouter = () =>
 ])
 
 export function App() {
-  const [router] = useState(buildRouter)
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const [router] = useState(() => {
+    const built = buildRouter()
+    built.subscribe((state) => {
+      if (state.location.pathname === '/logs') prefetchCallLogRows(queryClient, trpc, state.location.search)
+    })
+    return built
+  })
   return <RouterProvider router={router} />
 }

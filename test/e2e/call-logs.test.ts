@@ -51,7 +51,7 @@ describe('call logs page in Chromium', () => {
     // The REST listing agrees on the newest line.
     const rest = (await (await fetch(`${server.url}/logs/calls?limit=1`, { headers: auth() })).json()) as Line[]
     expect(rest[0]!.id).toBe(expected[0])
-    await page.getByTestId('call-log-histogram').locator('.recharts-bar-rectangle').first().waitFor()
+    await page.getByTestId('call-log-histogram').locator('.recharts-area-area').first().waitFor()
     await expect.poll(() => page.getByTestId('call-log-count').innerText()).toMatch(/matching/)
     await screenshot(page, 'call-logs')
     expect(errors).toEqual([])

@@ -12,8 +12,8 @@ export const callLogsRouter = router({
   search: procedure
     .input(callLogSearchInputSchema)
     .query(({ ctx, input }) => ctx.service.callLogs.search(ctx.principal, input.filter, input.cursor, input.limit)),
-  facets: procedure.input(filterInput).query(({ ctx, input }) => ctx.service.callLogs.facets(ctx.principal, input.filter)),
-  histogram: procedure.input(filterInput).query(({ ctx, input }) => ctx.service.callLogs.histogram(ctx.principal, input.filter)),
+  facets: procedure.input(filterInput).query(({ ctx, input, signal }) => ctx.service.callLogs.facets(ctx.principal, input.filter, signal)),
+  histogram: procedure.input(filterInput).query(({ ctx, input, signal }) => ctx.service.callLogs.histogram(ctx.principal, input.filter, signal)),
   context: procedure
     .input(callLogContextInputSchema)
     .query(({ ctx, input }) => ctx.service.callLogs.context(ctx.principal, input.id, input.before, input.after)),

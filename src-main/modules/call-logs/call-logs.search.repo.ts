@@ -2,6 +2,7 @@ import { LOG_LEVELS } from '../../../src-shared/constants'
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
 import type { CallLogCursor } from '../../../src-shared/schemas/call-log-search'
 import type { CallLogRow, Database } from '../../db/schema'
+import type { TimeSlicer } from '../../lib/time-slicer'
 import { HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN } from './fts-query'
 
 /**
@@ -73,6 +74,40 @@ export async function countBy(db: Kysely<Database>, f: ResolvedCallLogFilter, co
   return rows.map((r) => ({ value: r.value, count: Number(r.count) }))
 }
 
+/** Whether the filter, leaving `omit` out, is at most a time range: what index range counts serve. */
+export function isTimeRangeOnly(f: ResolvedCallLogFilter, omit?: 'levels' | 'types'): boolean {
+  return (
+    !f.agentId && !f.tenantId && !f.match && !f.callId && !f.traceId && !f.sessionId &&
+    (omit === 'levels' || !f.levels?.length) && (omit === 'types' || !f.types?.length)
+  )
+}
+
+/**
+ * The distinct values of an indexed column, one index seek per value (a loose index scan written
+ * as a recursive CTE, which PostgreSQL runs as well): five levels cost five seeks, not a scan of
+ * a million index entries.
+ */
+export async function distinctValues(db: Kysely<Database>, column: 'log_level' | 'log_type'): Promise<string[]> {
+  const col = sql.ref(column)
+  const result = await sql<{ v: string }>`
+    with recursive seen(v) as (
+      select min(${col}) from call_logs
+      union all
+      select (select min(${col}) from call_logs where ${col} > seen.v) from seen where seen.v is not null
+    )
+    select v from seen where v is not null`.execute(db)
+  return result.rows.map((r) => r.v)
+}
+
+/** Lines with `column = value` in the filter's time range: one range count over (column, timestamp). */
+export async function countValue(db: Kysely<Database>, f: Pick<ResolvedCallLogFilter, 'from' | 'to'>, column: 'log_level' | 'log_type', value: string): Promise<number> {
+  const row = await applyFilter(db.selectFrom('call_logs'), { from: f.from, to: f.to })
+    .where(column, '=', value)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
 export async function timeBounds(db: Kysely<Database>, f: ResolvedCallLogFilter): Promise<{ min: string | null; max: string | null }> {
   // Two single-aggregate queries: SQLite answers each from the end of an index.
   const min = await applyFilter(db.selectFrom('call_logs'), f).select((eb) => eb.fn.min('timestamp').as('t')).executeTakeFirst()
@@ -102,6 +137,7 @@ export async function bucketCountsByRange(
   bucketSeconds: number,
   firstBucket: number,
   lastBucket: number,
+  slicer?: TimeSlicer,
 ): Promise<Array<{ bucket: number; level: string; count: number }>> {
   const out: Array<{ bucket: number; level: string; count: number }> = []
   for (const level of f.levels?.length ? f.levels : LOG_LEVELS) {
@@ -113,14 +149,14 @@ export async function bucketCountsByRange(
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .executeTakeFirstOrThrow()
       if (Number(row.count) > 0) out.push({ bucket: start, level, count: Number(row.count) })
+      await slicer?.tick()
     }
   }
   return out
 }
 
 /** Whether a filter is only a time range and levels: what `bucketCountsByRange` serves. */
-export const rangeCountable = (f: ResolvedCallLogFilter): boolean =>
-  !f.agentId && !f.tenantId && !f.types?.length && !f.match && !f.callId && !f.traceId && !f.sessionId
+export const rangeCountable = (f: ResolvedCallLogFilter): boolean => isTimeRangeOnly(f, 'levels')
 
 export function findById(db: Kysely<Database>, id: string): Promise<CallLogRow | undefined> {
   return db.selectFrom('call_logs').selectAll().where('id', '=', id).executeTakeFirst()

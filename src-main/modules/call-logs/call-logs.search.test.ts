@@ -148,6 +148,32 @@ describe('facets', () => {
     expect(Object.fromEntries(all.levels.map((l) => [l.value, l.count]))).toEqual({ info: 4, error: 2, warning: 2, debug: 1, critical: 1 })
     expect(all.types.reduce((n, t) => n + t.count, 0)).toBe(10)
   })
+
+  it('counts a bare time range value by value the same as grouping the lines', async () => {
+    // 10:02..10:06 holds lines 3..7, all of tenant A.
+    const range = { from: '2026-11-01T10:02:00Z', to: '2026-11-01T10:06:59Z' }
+    const byRange = await service.facets(admin, filter(range))
+    expect(byRange.levels).toEqual([
+      { value: 'info', count: 2 },
+      { value: 'critical', count: 1 },
+      { value: 'error', count: 1 },
+      { value: 'warning', count: 1 },
+    ])
+    expect(byRange.types.map((t) => t.value)).toEqual(['call', 'llm', 'sip', 'system', 'webhook'])
+    // The tenant condition sends the same lines down the grouping path: same answer.
+    const grouped = await service.facets(admin, filter({ ...range, tenantId: IDS.tenant }))
+    expect(grouped.levels).toEqual(expect.arrayContaining(byRange.levels))
+    expect(grouped.types).toEqual(expect.arrayContaining(byRange.types))
+    expect(grouped.levels).toHaveLength(4)
+    expect(grouped.types).toHaveLength(5)
+  })
+
+  it('stops when the request is aborted', async () => {
+    const controller = new AbortController()
+    controller.abort(new Error('superseded by a newer filter'))
+    await expect(service.facets(admin, filter(), controller.signal)).rejects.toThrow('superseded')
+    await expect(service.histogram(admin, filter(), controller.signal)).rejects.toThrow('superseded')
+  })
 })
 
 describe('histogram', () => {

@@ -1,6 +1,6 @@
 import { Box, Center, Loader, Text } from '@mantine/core'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef } from 'react'
+import { memo, useEffect, useRef } from 'react'
 import type { CallLogLine } from '../../../src-main/modules/call-logs/call-logs.search'
 import { formatLogTime, shortId } from './format'
 import { HighlightedMessage } from './highlighted-message'
@@ -23,7 +23,11 @@ interface CallLogTableProps {
 
 const COLUMNS = '190px 84px 84px minmax(0, 1fr) 140px 96px'
 
-export function CallLogTable({ rows, agentNames, selectedIndex, onSelect, onOpen, hasMore, loadingMore, loadMore }: CallLogTableProps) {
+/**
+ * Memoized: while a new filter's rows load, the page re-renders with the previous rows (kept as
+ * placeholder data), and re-rendering a screenful of rows would delay the request for the new ones.
+ */
+export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selectedIndex, onSelect, onOpen, hasMore, loadingMore, loadMore }: CallLogTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
     count: rows.length + (hasMore ? 1 : 0),
@@ -103,4 +107,4 @@ export function CallLogTable({ rows, agentNames, selectedIndex, onSelect, onOpen
       </div>
     </Box>
   )
-}
+})

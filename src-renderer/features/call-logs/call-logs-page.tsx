@@ -6,14 +6,15 @@ import { QueryState } from '../../components/query-state'
 import { formatNumber } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { CallLogDetails } from './call-log-details'
+import { callLogRowsOptions } from './call-log-rows-query'
 import { CallLogFilters } from './call-log-filters'
 import { CallLogTable } from './call-log-table'
 import { ExportButtons } from './export-buttons'
+import { ABORT_WHEN_SUPERSEDED } from './query-options'
 import { PivotChips } from './pivot-chips'
 import { toFilter, useCallLogView } from './use-call-log-view'
 import { VolumeHistogram } from './volume-histogram'
 
-const PAGE_SIZE = 200
 
 const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
@@ -23,13 +24,11 @@ export function CallLogsPage() {
   const { view, line, setView, setLine } = useCallLogView()
   const filter = useMemo(() => toFilter(view), [view])
   const agents = useQuery(trpc.agents.list.queryOptions())
-  const logs = useInfiniteQuery(
-    trpc.callLogs.search.infiniteQueryOptions({ filter, limit: PAGE_SIZE }, { getNextPageParam: (page) => page.nextCursor, placeholderData: keepPreviousData }),
-  )
+  const logs = useInfiniteQuery({ ...callLogRowsOptions(trpc, filter), placeholderData: keepPreviousData })
   // Rows first: the service answers one query at a time, and facets and the histogram over a
   // million lines take hundreds of ms. They start once the rows of this filter are in.
   const rowsReady = logs.isSuccess && !logs.isPlaceholderData
-  const facets = useQuery({ ...trpc.callLogs.facets.queryOptions({ filter }), placeholderData: keepPreviousData, enabled: rowsReady })
+  const facets = useQuery({ ...trpc.callLogs.facets.queryOptions({ filter }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: rowsReady })
   const rows = useMemo(() => logs.data?.pages.flatMap((p) => p.rows) ?? [], [logs.data])
   const agentNames = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data])
   const [selected, setSelected] = useState(-1)
@@ -71,6 +70,9 @@ export function CallLogsPage() {
     ? facets.data.levels.filter((l) => !filter.levels || filter.levels.includes(l.value as never)).reduce((n, l) => n + l.count, 0)
     : null
   const pivot = (patch: Partial<CallLogViewParams>) => setView(patch, { keepLine: true })
+  const openRow = useCallback((index: number) => setLine(rows[index]?.id ?? null), [rows, setLine])
+  const { fetchNextPage } = logs
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage])
 
   return (
     <Stack gap="sm" h="calc(100dvh - 44px - 2 * var(--mantine-spacing-md))" data-testid="call-logs-page">
@@ -93,10 +95,10 @@ export function CallLogsPage() {
             agentNames={agentNames}
             selectedIndex={selected}
             onSelect={setSelected}
-            onOpen={(index) => setLine(rows[index]?.id ?? null)}
+            onOpen={openRow}
             hasMore={logs.hasNextPage}
             loadingMore={logs.isFetchingNextPage}
-            loadMore={() => void logs.fetchNextPage()}
+            loadMore={loadMore}
           />
         )}
       </QueryState>

@@ -1,4 +1,4 @@
-import { useMemo } from 'react'
+import { useCallback, useMemo, useRef } from 'react'
 import { useSearchParams } from 'react-router'
 import { type CallLogViewParams, viewFromSearchParams, viewToSearchParams } from '../../../src-shared/call-log-view'
 import type { CallLogFilterInput } from '../../../src-shared/schemas/call-log-search'
@@ -12,18 +12,22 @@ export function useCallLogView() {
   const [params, setParams] = useSearchParams()
   const view = useMemo(() => viewFromSearchParams(params), [params])
   const line = params.get('line')
+  // Both setters read the current URL through the updater form, so they can stay the same
+  // functions for the page's lifetime (memoized children do not re-render for a new setter).
+  const setParamsRef = useRef(setParams)
+  setParamsRef.current = setParams
 
-  const setView = (patch: Partial<CallLogViewParams>, options: { keepLine?: boolean } = {}) =>
-    setParams(
+  const setView = useCallback((patch: Partial<CallLogViewParams>, options: { keepLine?: boolean } = {}) =>
+    setParamsRef.current(
       (prev) => {
         const next = viewToSearchParams({ ...viewFromSearchParams(prev), ...patch }, new URLSearchParams(prev))
         if (!options.keepLine) next.delete('line')
         return next
       },
       { replace: true },
-    )
-  const setLine = (id: string | null) =>
-    setParams(
+    ), [])
+  const setLine = useCallback((id: string | null) =>
+    setParamsRef.current(
       (prev) => {
         const next = new URLSearchParams(prev)
         if (id) next.set('line', id)
@@ -31,7 +35,7 @@ export function useCallLogView() {
         return next
       },
       { replace: true },
-    )
+    ), [])
   return { view, line, setView, setLine, params }
 }
 

@@ -1,0 +1,26 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { TRPCOptionsProxy } from '@trpc/tanstack-react-query'
+import type { AppRouter } from '../../../src-main/transport/app-router'
+import { viewFromSearchParams } from '../../../src-shared/call-log-view'
+import type { CallLogFilterInput } from '../../../src-shared/schemas/call-log-search'
+import { toFilter } from './use-call-log-view'
+
+const PAGE_SIZE = 200
+
+/** The call log table's rows: keyset pages of PAGE_SIZE, newest first. */
+export const callLogRowsOptions = (trpc: TRPCOptionsProxy<AppRouter>, filter: CallLogFilterInput) =>
+  trpc.callLogs.search.infiniteQueryOptions({ filter, limit: PAGE_SIZE }, { getNextPageParam: (page) => page.nextCursor })
+
+/**
+ * Starts fetching the first rows of a call logs URL as soon as the router moves there, before
+ * React renders the page: the page's own query then joins the request in flight instead of
+ * issuing it after the render and commit of the new filter.
+ */
+export function prefetchCallLogRows(queryClient: QueryClient, trpc: TRPCOptionsProxy<AppRouter>, search: string): void {
+  const filter = toFilter(viewFromSearchParams(new URLSearchParams(search)))
+  // Facets and histogram still being counted belong to the filter being left; cancelling them
+  // (their requests abort, the server stops at its next slice) frees the connection for the rows.
+  void queryClient.cancelQueries({ queryKey: trpc.callLogs.facets.queryKey() })
+  void queryClient.cancelQueries({ queryKey: trpc.callLogs.histogram.queryKey() })
+  void queryClient.prefetchInfiniteQuery(callLogRowsOptions(trpc, filter))
+}
