@@ -5,6 +5,7 @@ import { createAgentsService } from './modules/agents/agents.service'
 import { createConversationsService } from './modules/conversations/conversations.service'
 import { createOverviewService } from './modules/overview/overview.service'
 import { createCallLogsService } from './modules/call-logs/call-logs.service'
+import { createImportsService } from './modules/imports/imports.service'
 import { createProvidersService } from './modules/providers/providers.service'
 import { createSipTrunksService } from './modules/sip-trunks/sip-trunks.service'
 import { createSessionsService } from './modules/sessions/sessions.service'
@@ -39,6 +40,7 @@ const COUNTED_TABLES = [
   'sip_inbound_trunks',
   'provider_credentials',
   'api_tokens',
+  'imports',
 ] as const
 
 export interface DatabaseInfo {
@@ -94,6 +96,7 @@ export async function createService(options: ServiceOptions) {
     conversations: createConversationsService(handle.db),
     overview: createOverviewService(handle.db),
     callLogs: createCallLogsService(handle.db),
+    imports: createImportsService(handle.db, handle.sqlite),
     squads: createSquadsService(handle.db),
     providers: createProvidersService(handle.db, { dbPath: handle.path }),
     sipTrunks: createSipTrunksService(handle.db),

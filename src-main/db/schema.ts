@@ -147,6 +147,30 @@ export interface CallLogsTable {
   request_id: string | null
 }
 
+export interface ImportsTable {
+  id: string
+  kind: 'call_logs'
+  /** The file name (or "upload: name" for the console), as the user gave it. */
+  source: string
+  format: 'ndjson' | 'json' | 'csv'
+  status: 'running' | 'completed' | 'failed' | 'interrupted'
+  /** The importing process, to tell a crashed import from a running one. */
+  pid: number | null
+  started_at: string
+  updated_at: string
+  finished_at: string | null
+  bytes_total: number | null
+  bytes_read: Defaulted<number>
+  records_read: Defaulted<number>
+  inserted: Defaulted<number>
+  duplicates: Defaulted<number>
+  invalid: Defaulted<number>
+  /** JSON array of the first refused records: { record, line, reason }. */
+  errors: Defaulted<string>
+  failure: string | null
+  duration_ms: number | null
+}
+
 export interface TransfersTable {
   id: string
   tenant_id: string
@@ -220,6 +244,7 @@ export interface Database {
   messages: MessagesTable
   calls: CallsTable
   call_logs: CallLogsTable
+  imports: ImportsTable
   transfers: TransfersTable
   sip_inbound_trunks: SipInboundTrunksTable
   provider_credentials: ProviderCredentialsTable

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely'
 import { initial } from './0001-initial'
 import { squadAnalytics } from './0002-squad-analytics'
 import { callLogSessionIndex } from './0003-call-log-session-index'
+import { imports } from './0004-imports'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-squad-analytics': squadAnalytics,
   '0003-call-log-session-index': callLogSessionIndex,
+  '0004-imports': imports,
 }

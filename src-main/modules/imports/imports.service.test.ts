@@ -1,0 +1,159 @@
+import { Readable } from 'node:stream'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { callLogFilterSchema } from '../../../src-shared/schemas/call-log-search'
+import type { DatabaseHandle } from '../../db/connection'
+import { migratedDb } from '../../../test/helpers/migrated-db'
+import { createCallLogsService } from '../call-logs/call-logs.service'
+import { csvHeader, csvLine } from '../call-logs/call-logs.export'
+import type { Principal } from '../tokens/tokens.service'
+import { createImportsService } from './imports.service'
+
+const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }
+const TENANT = '11111111-1111-4111-8111-111111111111'
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+
+/** A record exactly as GET /logs/calls returns it. */
+const record = (n: number, o: Record<string, unknown> = {}) => ({
+  id: uuid(n),
+  tenant_id: TENANT,
+  log_type: 'llm',
+  log_level: 'error',
+  message: `LLM timeout number ${n}`,
+  timestamp: `2026-11-01T10:00:${String(n % 60).padStart(2, '0')}.000Z`,
+  agent_id: null,
+  session_id: null,
+  call_id: null,
+  details: { attempt: n },
+  user_id: null,
+  trace_id: `tr-${n}`,
+  request_id: null,
+  ...o,
+})
+
+let handle: DatabaseHandle
+let imports: ReturnType<typeof createImportsService>
+let logs: ReturnType<typeof createCallLogsService>
+beforeEach(async () => {
+  handle = await migratedDb()
+  imports = createImportsService(handle.db, handle.sqlite)
+  logs = createCallLogsService(handle.db)
+})
+afterEach(() => handle.close())
+
+const run = (text: string, format: 'ndjson' | 'json' | 'csv', batchSize?: number) =>
+  imports.importCallLogs(Readable.from([Buffer.from(text)]), { source: `test.${format}`, format, batchSize })
+const count = async () => (await logs.search(admin, callLogFilterSchema.parse({}), null, 1000)).rows.length
+
+describe('importing NDJSON', () => {
+  const lines = [
+    JSON.stringify(record(1)),
+    '',
+    JSON.stringify(record(2, { log_level: 'WARNING' })),
+    '{"id": "broken',
+    JSON.stringify(record(3, { log_level: 'loud' })),
+    JSON.stringify(record(4, { timestamp: '2026-11-01 10:00:04' })),
+    JSON.stringify({ ...record(5), tenant_id: undefined }),
+    JSON.stringify(record(6, { log_type: 'LLM Errors' })),
+    '[1, 2]',
+  ]
+
+  it('keeps the valid records and reports each refused one with its line and reason', async () => {
+    const report = await run(lines.join('\n'), 'ndjson', 2)
+    expect(report).toMatchObject({ status: 'completed', recordsRead: 8, inserted: 3, duplicates: 0, invalid: 5, failure: null })
+    expect(report.errors.map((e) => [e.record, e.line])).toEqual([[3, 4], [4, 5], [6, 7], [7, 8], [8, 9]])
+    expect(report.errors[0]!.reason).toMatch(/^not valid JSON/)
+    expect(report.errors[1]!.reason).toMatch(/^log_level: /)
+    expect(report.errors[2]!.reason).toBe('tenant_id is required')
+    expect(report.errors[3]!.reason).toMatch(/^log_type: log_type must be a lower-case identifier/)
+    expect(report.errors[4]!.reason).toBe('expected a JSON object')
+    expect(report.bytesRead).toBe(Buffer.byteLength(lines.join('\n')))
+    // Stored as the API serves them: level lower-cased, a time without offset read as UTC.
+    const stored = (await logs.search(admin, callLogFilterSchema.parse({}), null, 10)).rows
+    expect(stored.map((r) => [r.id, r.log_level, r.timestamp])).toEqual([
+      [uuid(4), 'error', '2026-11-01T10:00:04.000Z'],
+      [uuid(2), 'warning', '2026-11-01T10:00:02.000Z'],
+      [uuid(1), 'error', '2026-11-01T10:00:01.000Z'],
+    ])
+    expect(stored[2]!.details).toEqual({ attempt: 1 })
+  })
+
+  it('adds nothing the second time: known ids are duplicates', async () => {
+    await run(lines.join('\n'), 'ndjson')
+    const again = await run(lines.join('\n'), 'ndjson')
+    expect(again).toMatchObject({ inserted: 0, duplicates: 3, invalid: 5 })
+    expect(await count()).toBe(3)
+  })
+
+  it('indexes imported messages for full-text search', async () => {
+    await run([1, 2, 3].map((n) => JSON.stringify(record(n))).join('\n'), 'ndjson', 2)
+    const found = await logs.search(admin, callLogFilterSchema.parse({ q: 'number' }), null, 10)
+    expect(found.rows.map((r) => r.id)).toEqual([uuid(3), uuid(2), uuid(1)])
+    // The trigger is back: a line written later is searchable too.
+    await run(JSON.stringify(record(9, { message: 'later words' })), 'ndjson')
+    expect((await logs.search(admin, callLogFilterSchema.parse({ q: 'later' }), null, 10)).rows).toHaveLength(1)
+    const integrity = handle.sqlite.prepare("insert into call_logs_fts(call_logs_fts, rank) values ('integrity-check', 1)")
+    expect(() => integrity.run()).not.toThrow()
+  })
+})
+
+describe('importing a JSON array', () => {
+  it('reads what GET /logs/calls returns, element by element', async () => {
+    const text = JSON.stringify([record(1), record(2), { nope: true }, record(3)], null, 2)
+    const report = await run(text, 'json', 2)
+    expect(report).toMatchObject({ status: 'completed', recordsRead: 4, inserted: 3, invalid: 1 })
+    // The third element's "{" stands on the line before its first field.
+    const line = text.slice(0, text.indexOf('"nope"')).split('\n').length - 1
+    expect(line).toBeGreaterThan(30)
+    expect(report.errors[0]).toMatchObject({ record: 3, line, reason: 'id is required' })
+  })
+
+  it('fails on a file that is not an array, keeping nothing it could not read', async () => {
+    const report = await run('{"id": 1}', 'json')
+    expect(report).toMatchObject({ status: 'failed', inserted: 0, failure: 'line 1: expected a JSON array ("[")' })
+  })
+
+  it('keeps the batches before a break in the array and says where it broke', async () => {
+    const text = `[${JSON.stringify(record(1))},${JSON.stringify(record(2))}\n{"x": 1}]`
+    const report = await run(text, 'json', 1)
+    expect(report).toMatchObject({ status: 'failed', inserted: 2 })
+    expect(report.failure).toBe('line 2: expected "," or "]" after an element')
+    expect(await count()).toBe(2)
+  })
+})
+
+describe('importing CSV', () => {
+  it('round-trips the console export, quotes and line breaks included', async () => {
+    const tricky = record(1, { message: 'He said "hi",\nthen hung up', details: { note: 'a,b' }, user_id: 'u-1' })
+    const text = csvHeader() + csvLine(tricky as never) + csvLine(record(2) as never) + 'only,three,fields\r\n' + csvLine(record(3, { log_level: 'nope' }) as never)
+    const report = await run(text, 'csv')
+    expect(report).toMatchObject({ status: 'completed', recordsRead: 4, inserted: 2, invalid: 2 })
+    expect(report.errors.map((e) => e.line)).toEqual([5, 6])
+    expect(report.errors[0]!.reason).toMatch(/columns/)
+    const [stored] = (await logs.search(admin, callLogFilterSchema.parse({ q: 'hung' }), null, 10)).rows
+    expect(stored).toMatchObject({ message: 'He said "hi",\nthen hung up', details: { note: 'a,b' }, user_id: 'u-1', agent_id: null })
+  })
+
+  it('fails when the header lacks required columns', async () => {
+    const report = await run('id,message\r\nx,y\r\n', 'csv')
+    expect(report.status).toBe('failed')
+    expect(report.failure).toMatch(/^line 1: the CSV header lacks tenant_id, log_type, log_level, timestamp/)
+  })
+})
+
+describe('the import history', () => {
+  it('records each import with its counts, newest first', async () => {
+    await run(JSON.stringify(record(1)), 'ndjson')
+    await run('nonsense', 'json')
+    const [last, first] = await imports.list()
+    expect(first).toMatchObject({ source: 'test.ndjson', status: 'completed', inserted: 1 })
+    expect(last).toMatchObject({ source: 'test.json', status: 'failed' })
+    expect(await imports.get(first!.id)).toEqual(first)
+    await expect(imports.get(uuid(99))).rejects.toThrow('Import not found')
+  })
+
+  it('marks an import whose process is gone as interrupted', async () => {
+    const report = await run(JSON.stringify(record(1)), 'ndjson')
+    handle.sqlite.prepare("update imports set status = 'running', pid = 999999 where id = ?").run(report.id)
+    expect((await imports.get(report.id)).status).toBe('interrupted')
+  })
+})

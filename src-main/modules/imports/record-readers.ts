@@ -1,0 +1,104 @@
+import { createInterface } from 'node:readline'
+import type { Readable } from 'node:stream'
+import { parse as parseCsv } from 'csv-parse'
+import { EXPORT_COLUMNS } from '../call-logs/call-logs.export'
+import type { ImportFormat } from './import-format'
+import { ArrayFormatError, JsonArraySplitter } from './json-array-splitter'
+
+/** One record of the file: its parsed value, or why it could not even be parsed. */
+export type SourceRecord = { line: number; value: unknown } | { line: number; reason: string }
+
+/** The file cannot be read further (not an array, a broken CSV header, …). */
+export class ImportFormatError extends Error {}
+
+const parseJson = (line: number, text: string): SourceRecord => {
+  try {
+    return { line, value: JSON.parse(text) }
+  } catch (error) {
+    return { line, reason: `not valid JSON: ${(error as Error).message}` }
+  }
+}
+
+async function* ndjson(input: Readable): AsyncGenerator<SourceRecord> {
+  let line = 0
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+    line++
+    const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim()
+    if (trimmed) yield parseJson(line, trimmed)
+  }
+}
+
+async function* jsonArray(input: Readable): AsyncGenerator<SourceRecord> {
+  const splitter = new JsonArraySplitter()
+  input.setEncoding('utf8')
+  let first = true
+  try {
+    for await (const chunk of input as AsyncIterable<string>) {
+      const text = first ? chunk.replace(/^\uFEFF/, '') : chunk
+      first = false
+      for (const element of splitter.push(text)) yield parseJson(element.line, element.text)
+    }
+    splitter.end()
+  } catch (error) {
+    if (error instanceof ArrayFormatError) throw new ImportFormatError(error.message)
+    throw error
+  }
+}
+
+const REQUIRED_COLUMNS = ['id', 'tenant_id', 'log_type', 'log_level', 'message', 'timestamp'] as const
+const NULLABLE = new Set<string>(['agent_id', 'session_id', 'call_id', 'user_id', 'trace_id', 'request_id'])
+
+/**
+ * CSV as the console and `callscope export` write it (the API's 13 fields, details as JSON
+ * text, empty = null). Extra columns are ignored; a row with the wrong number of fields is one
+ * refused record (csv-parse's on_skip), the rest of the file goes on.
+ */
+async function* csv(input: Readable): AsyncGenerator<SourceRecord> {
+  const skipped: SourceRecord[] = []
+  const parser = input.pipe(
+    parseCsv({
+      bom: true,
+      columns: (header: string[]) => {
+        const names = header.map((h) => h.trim())
+        const missing = REQUIRED_COLUMNS.filter((c) => !names.includes(c))
+        if (missing.length) throw new ImportFormatError(`line 1: the CSV header lacks ${missing.join(', ')} (expected ${EXPORT_COLUMNS.join(',')})`)
+        return names
+      },
+      info: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_skip: (error) => {
+        if (error) skipped.push({ line: (error as { lines?: number }).lines ?? 0, reason: error.message.replace(/^Invalid Record Length: /, '') })
+      },
+    }),
+  )
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      while (skipped.length) yield skipped.shift()!
+      const value: Record<string, unknown> = {}
+      for (const [key, text] of Object.entries(record)) {
+        if (NULLABLE.has(key)) value[key] = text === '' ? null : text
+        else if (key === 'details') {
+          if (text === '') continue
+          try {
+            value.details = JSON.parse(text)
+          } catch {
+            value.details = text
+          }
+        } else value[key] = text
+      }
+      yield { line: info.lines, value }
+    }
+  } catch (error) {
+    if (error instanceof ImportFormatError) throw error
+    const e = error as { code?: string; lines?: number; message: string }
+    if (e.code?.startsWith('CSV_')) throw new ImportFormatError(`line ${e.lines ?? '?'}: ${e.message}`)
+    throw error
+  }
+  while (skipped.length) yield skipped.shift()!
+}
+
+/** The records of a file in the given format, in file order. */
+export function readRecords(input: Readable, format: ImportFormat): AsyncGenerator<SourceRecord> {
+  return format === 'ndjson' ? ndjson(input) : format === 'json' ? jsonArray(input) : csv(input)
+}
