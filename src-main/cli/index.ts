@@ -1,8 +1,11 @@
 import { Command, CommanderError } from 'commander'
 import { registerDb } from './commands/db'
+import { registerExport } from './commands/export'
+import { registerImport } from './commands/import'
 import { registerProvider } from './commands/provider'
 import { registerSeed } from './commands/seed'
 import { registerServe } from './commands/serve'
+import { registerSnapshot } from './commands/snapshot'
 import { registerToken } from './commands/token'
 import { VERSION } from './version'
 
@@ -17,6 +20,9 @@ export function buildProgram(): Command {
   registerToken(program)
   registerProvider(program)
   registerDb(program)
+  registerImport(program)
+  registerExport(program)
+  registerSnapshot(program)
   return program
 }
 

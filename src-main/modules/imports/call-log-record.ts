@@ -27,10 +27,10 @@ const importedCallLogSchema = callLogSchema.extend({
 })
 
 /** Why a record was refused, one line: the first problem, with its field. */
-function reason(error: z.ZodError): string {
+function reason(error: z.ZodError, value: Record<string, unknown>): string {
   const issue = error.issues[0]!
   const field = issue.path.join('.')
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${field} is required`
+  if (issue.path.length === 1 && value[String(issue.path[0])] === undefined) return `${field} is required`
   return field ? `${field}: ${issue.message}` : issue.message
 }
 
@@ -40,7 +40,7 @@ export type RecordCheck = { row: NewCallLog } | { reason: string }
 export function checkCallLog(value: unknown): RecordCheck {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { reason: 'expected a JSON object' }
   const parsed = importedCallLogSchema.safeParse(value)
-  if (!parsed.success) return { reason: reason(parsed.error) }
+  if (!parsed.success) return { reason: reason(parsed.error, value as Record<string, unknown>) }
   const r = parsed.data
   return {
     row: {
