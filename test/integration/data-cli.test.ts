@@ -30,7 +30,7 @@ describe('callscope import, export and snapshot', () => {
 
   it('round-trips call logs through NDJSON and CSV: same records, and a second import adds nothing', () => {
     expect(seeded.status).toBe(0)
-    const total = dbInfo(source).counts.call_logs
+    const total = dbInfo(source).counts.call_logs!
     expect(total).toBeGreaterThan(1000)
     for (const format of ['ndjson', 'csv'] as const) {
       const file = `${dir}/all.${format}`
