@@ -2,6 +2,7 @@ import { agentsRouter } from '../modules/agents/agents.router'
 import { conversationsRouter } from '../modules/conversations/conversations.router'
 import { overviewRouter } from '../modules/overview/overview.router'
 import { callLogsRouter } from '../modules/call-logs/call-logs.router'
+import { importsRouter } from '../modules/imports/imports.router'
 import { providersRouter } from '../modules/providers/providers.router'
 import { settingsRouter } from '../modules/settings/settings.router'
 import { sipTrunksRouter } from '../modules/sip-trunks/sip-trunks.router'
@@ -19,6 +20,7 @@ export const appRouter = router({
   conversations: conversationsRouter,
   overview: overviewRouter,
   callLogs: callLogsRouter,
+  imports: importsRouter,
   squads: squadsRouter,
   providers: providersRouter,
   sipTrunks: sipTrunksRouter,

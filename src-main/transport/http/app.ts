@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
 import { registerCallLogExportRoutes } from '../../modules/call-logs/call-logs.export'
 import { registerCallLogRoutes } from '../../modules/call-logs/call-logs.routes'
+import { registerImportRoutes } from '../../modules/imports/imports.routes'
 import { registerProviderRoutes } from '../../modules/providers/providers.routes'
 import { registerSipTrunkRoutes } from '../../modules/sip-trunks/sip-trunks.routes'
 import { registerSessionRoutes } from '../../modules/sessions/sessions.routes'
@@ -85,6 +86,7 @@ export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: 
   registerSessionRoutes(app, service)
   registerCallLogRoutes(app, service)
   registerCallLogExportRoutes(app, service)
+  registerImportRoutes(app, service)
   registerSquadRoutes(app, service)
   registerProviderRoutes(app, service)
   registerSipTrunkRoutes(app, service)

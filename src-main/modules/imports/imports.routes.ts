@@ -1,0 +1,48 @@
+import { once } from 'node:events'
+import { Readable } from 'node:stream'
+import { requireAdmin, requireBearer } from '../../transport/http/auth'
+import type { HttpApp } from '../../transport/http/app'
+import type { Service } from '../../service'
+import { detectFormat, formatFromContentType, IMPORT_FORMATS, type ImportFormat } from './import-format'
+
+/** Reads the first chunk of a stream for format detection and puts it back. */
+async function peek(stream: Readable): Promise<string> {
+  let chunk: Buffer | null = stream.read()
+  while (chunk === null && !stream.readableEnded) {
+    await Promise.race([once(stream, 'readable'), once(stream, 'end')])
+    chunk = stream.read()
+  }
+  if (chunk === null) return ''
+  stream.unshift(chunk)
+  return chunk.subarray(0, 512).toString('utf8')
+}
+
+/**
+ * `POST /imports/call-logs`: the console's upload (outside the API spec, docs/api.md "Imports").
+ * The body is the file itself, streamed into the importer; the format comes from `?format=`, else
+ * the Content-Type, else the file name and first bytes. Admin only: imports write to the store.
+ */
+export function registerImportRoutes(app: HttpApp, service: Service): void {
+  const path = '/imports/call-logs'
+  app.use(path, requireBearer(service.tokens), requireAdmin)
+  app.post(path, async (c) => {
+    const url = new URL(c.req.url)
+    const fileName = (url.searchParams.get('file_name') ?? 'upload').slice(0, 255)
+    const asked = url.searchParams.get('format')
+    if (asked !== null && !(IMPORT_FORMATS as readonly string[]).includes(asked)) {
+      return c.json({ detail: [{ type: 'enum', loc: ['query', 'format'], msg: `Input should be ${IMPORT_FORMATS.map((f) => `'${f}'`).join(', ')}`, input: asked }] }, 422)
+    }
+    if (!c.req.raw.body) return c.json({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] }, 422)
+    const body = Readable.fromWeb(c.req.raw.body as never)
+    const format: ImportFormat = (asked as ImportFormat | null) ?? formatFromContentType(c.req.header('content-type')) ?? detectFormat(fileName, await peek(body))
+    const length = Number(c.req.header('content-length'))
+    const report = await service.imports.importCallLogs(body, {
+      source: fileName,
+      format,
+      bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
+      batchSize: 5000,
+    })
+    if (report.status === 'failed') return c.json({ detail: report.failure, import: report }, 422)
+    return c.json(report, 201, { Location: `/imports/${report.id}` })
+  })
+}
