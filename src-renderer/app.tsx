@@ -17,9 +17,10 @@ import { TenantProfilePage } from './features/tenants/tenant-profile-page'
 import { TenantsPage } from './features/tenants/tenants-page'
 import { clearToken } from './lib/auth'
 import { useTRPC } from './lib/trpc'
-import { IconPlugConnected, IconPhoneCall, IconSettings, IconUsersGroup } from '@tabler/icons-react'
+import { IconDatabaseImport, IconPlugConnected, IconPhoneCall, IconSettings, IconUsersGroup } from '@tabler/icons-react'
 import { ProvidersPage } from './features/providers/providers-page'
 import { SettingsPage } from './features/settings/settings-page'
+import { DataPage } from './features/data/data-page'
 import { SipTrunksPage } from './features/sip-trunks/sip-trunks-page'
 import { SquadPage } from './features/squads/squad-page'
 import { SquadsPage } from './features/squads/squads-page'
@@ -33,6 +34,7 @@ const NAV: Array<{ to: string; label: string; icon: ReactNode }> = [
   { to: '/squads', label: 'Squads', icon: <IconUsersGroup size={16} /> },
   { to: '/sip-trunks', label: 'SIP trunks', icon: <IconPhoneCall size={16} /> },
   { to: '/providers', label: 'Providers', icon: <IconPlugConnected size={16} /> },
+  { to: '/data', label: 'Data', icon: <IconDatabaseImport size={16} /> },
   { to: '/settings', label: 'Settings', icon: <IconSettings size={16} /> },
 ]
 
@@ -117,6 +119,7 @@ const buildRouter = () =>
       { path: 'squads/:squadId', element: <SquadPage /> },
       { path: 'providers', element: <ProvidersPage /> },
       { path: 'sip-trunks', element: <SipTrunksPage /> },
+      { path: 'data', element: <DataPage /> },
       { path: 'settings', element: <SettingsPage /> },
     ],
   },

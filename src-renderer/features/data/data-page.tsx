@@ -1,0 +1,175 @@
+import { Badge, Button, FileInput, Group, Progress, Stack, Table, Text, Title } from '@mantine/core'
+import { IconFileImport } from '@tabler/icons-react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Fragment, useState } from 'react'
+import type { ImportReport } from '../../../src-main/modules/imports/imports.service'
+import { QueryState } from '../../components/query-state'
+import { NeedsRole, Section } from '../../components/section'
+import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
+import { useTRPC } from '../../lib/trpc'
+import { ImportErrors } from './import-errors'
+import { uploadCallLogs } from './upload-call-logs'
+
+const STATUS_COLOR: Record<ImportReport['status'], string> = { running: 'blue', completed: 'green', failed: 'red', interrupted: 'orange' }
+
+function StatusBadge({ status }: { status: ImportReport['status'] }) {
+  return (
+    <Badge size="sm" variant="light" color={STATUS_COLOR[status]}>
+      {status}
+    </Badge>
+  )
+}
+
+function Counts({ report }: { report: ImportReport }) {
+  return (
+    <Text size="sm" data-testid="import-counts">
+      {formatNumber(report.recordsRead)} records read: {formatNumber(report.inserted)} new, {formatNumber(report.duplicates)} already stored,{' '}
+      {formatNumber(report.invalid)} refused
+    </Text>
+  )
+}
+
+function ImportForm() {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const [file, setFile] = useState<File | null>(null)
+  const upload = useMutation({
+    mutationFn: uploadCallLogs,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: trpc.imports.list.queryKey() })
+      void queryClient.invalidateQueries({ queryKey: trpc.callLogs.pathKey() })
+    },
+  })
+  // While a file uploads, the import's own record (bytes read, counts) is the progress.
+  const history = useQuery({ ...trpc.imports.list.queryOptions({ limit: 1 }), refetchInterval: upload.isPending ? 400 : false, enabled: upload.isPending })
+  const running = upload.isPending ? history.data?.find((r) => r.status === 'running' && r.source === file?.name) : undefined
+  const desktop = Boolean(window.callscope?.desktop)
+
+  return (
+    <Stack gap="sm">
+      <Text size="sm" c="dimmed">
+        NDJSON, a JSON array (what <code>GET /logs/calls</code> returns) or CSV (what the console exports). Each record is checked; refused records are
+        listed with their line, the others are kept, and records already stored (same id) are skipped.
+      </Text>
+      {desktop ? (
+        <Text size="sm">In the desktop app, import with <code>callscope import logs FILE --db</code> and the database path shown in Settings.</Text>
+      ) : (
+        <Group align="flex-end">
+          <FileInput
+            label="File"
+            placeholder="Pick a .ndjson, .json or .csv file"
+            accept=".ndjson,.jsonl,.json,.csv,application/json,text/csv"
+            value={file}
+            onChange={setFile}
+            w={360}
+            clearable
+            data-testid="import-file"
+          />
+          <Button leftSection={<IconFileImport size={16} />} disabled={!file} loading={upload.isPending} onClick={() => file && upload.mutate(file)} data-testid="import-start">
+            Import
+          </Button>
+        </Group>
+      )}
+      {upload.isPending && (
+        <Stack gap={4} data-testid="import-progress">
+          <Progress value={running?.bytesTotal ? (100 * running.bytesRead) / running.bytesTotal : 0} animated />
+          <Text size="xs" c="dimmed">
+            {running ? `${formatBytes(running.bytesRead)} of ${running.bytesTotal ? formatBytes(running.bytesTotal) : '?'} · ${formatNumber(running.recordsRead)} records` : 'Sending…'}
+          </Text>
+        </Stack>
+      )}
+      {upload.isError && (
+        <Text size="sm" c="red">
+          {upload.error.message}
+        </Text>
+      )}
+      {upload.data && (
+        <Stack gap="xs" data-testid="import-result">
+          <Group gap="xs">
+            <StatusBadge status={upload.data.status} />
+            <Counts report={upload.data} />
+          </Group>
+          <ImportErrors report={upload.data} />
+        </Stack>
+      )}
+    </Stack>
+  )
+}
+
+function ImportHistory() {
+  const trpc = useTRPC()
+  const imports = useQuery(trpc.imports.list.queryOptions({ limit: 50 }))
+  const [open, setOpen] = useState<string | null>(null)
+  return (
+    <QueryState query={imports} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No imports yet.</Text>}>
+      {(rows) => (
+        <Table highlightOnHover data-testid="import-history">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Started</Table.Th>
+              <Table.Th>File</Table.Th>
+              <Table.Th>Format</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th ta="right">Read</Table.Th>
+              <Table.Th ta="right">New</Table.Th>
+              <Table.Th ta="right">Known</Table.Th>
+              <Table.Th ta="right">Refused</Table.Th>
+              <Table.Th ta="right">Time</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => (
+              <Fragment key={r.id}>
+                <Table.Tr onClick={() => setOpen(open === r.id ? null : r.id)} style={{ cursor: 'pointer' }}>
+                  <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
+                  <Table.Td>{r.source}</Table.Td>
+                  <Table.Td>{r.format}</Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={r.status} />
+                  </Table.Td>
+                  <Table.Td ta="right">{formatNumber(r.recordsRead)}</Table.Td>
+                  <Table.Td ta="right">{formatNumber(r.inserted)}</Table.Td>
+                  <Table.Td ta="right">{formatNumber(r.duplicates)}</Table.Td>
+                  <Table.Td ta="right" c={r.invalid > 0 ? 'red' : undefined}>
+                    {formatNumber(r.invalid)}
+                  </Table.Td>
+                  <Table.Td ta="right">{r.durationMs === null ? '—' : `${(r.durationMs / 1000).toFixed(1)} s`}</Table.Td>
+                </Table.Tr>
+                {open === r.id && (
+                  <Table.Tr>
+                    <Table.Td colSpan={9}>
+                      <ImportErrors report={r} />
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+              </Fragment>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </QueryState>
+  )
+}
+
+/** Bringing call logs in: upload a file, watch it land, read what was refused and why. */
+export function DataPage() {
+  const trpc = useTRPC()
+  const whoami = useQuery(trpc.tokens.whoami.queryOptions())
+  return (
+    <Stack gap="md" data-testid="data-page">
+      <Title order={3}>Data</Title>
+      {whoami.data && whoami.data.role !== 'admin' ? (
+        <NeedsRole what="Importing call logs" />
+      ) : (
+        <>
+          <Section title="Import call logs">
+            <ImportForm />
+          </Section>
+          <Section title="Imports">
+            <ImportHistory />
+          </Section>
+        </>
+      )}
+    </Stack>
+  )
+}
