@@ -3,7 +3,7 @@ import type { IpcTrpcRequest, IpcTrpcResponse } from '../../src-shared/ipc'
 import type { Principal } from '../modules/tokens/tokens.service'
 import type { Service } from '../service'
 import { appRouter } from './app-router'
-import type { RuntimeInfo } from './trpc'
+import type { DesktopControls, RuntimeInfo } from './trpc'
 
 export { TRPC_IPC_CHANNEL } from '../../src-shared/ipc'
 
@@ -29,6 +29,7 @@ export interface IpcHandlerOptions {
   runtime: RuntimeInfo
   /** True only for the app's own window showing the app's own page. */
   isTrustedSender: (event: IpcSenderInfo) => boolean
+  desktop?: DesktopControls
 }
 
 /**
@@ -36,7 +37,7 @@ export interface IpcHandlerOptions {
  * both channels share batching, error shapes and serialisation. Pure: Electron's ipcMain is wired
  * to it in index.ts, and tests call it with fake events.
  */
-export function createIpcTrpcHandler({ service, runtime, isTrustedSender }: IpcHandlerOptions) {
+export function createIpcTrpcHandler({ service, runtime, isTrustedSender, desktop }: IpcHandlerOptions) {
   return async (event: IpcSenderInfo, request: unknown): Promise<IpcTrpcResponse> => {
     if (!isTrustedSender(event)) {
       return { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: 'IPC sender refused' }) }
@@ -52,7 +53,7 @@ export function createIpcTrpcHandler({ service, runtime, isTrustedSender }: IpcH
         headers: request.method === 'POST' ? { 'content-type': 'application/json' } : {},
       }),
       router: appRouter,
-      createContext: () => ({ service, principal: DESKTOP_PRINCIPAL, runtime }),
+      createContext: () => ({ service, principal: DESKTOP_PRINCIPAL, runtime, desktop }),
     })
     return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }
   }

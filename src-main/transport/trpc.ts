@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server'
 import { ForbiddenError, NotFoundError } from '../modules/errors'
 import { type Principal, TokenError } from '../modules/tokens/tokens.service'
+import type { ListenerControl } from '../desktop/listener-control'
 import type { Service } from '../service'
 
 /** What every procedure sees: the one service and the caller, authenticated by the transport. */
@@ -9,6 +10,21 @@ export interface TrpcContext {
   principal: Principal
   /** Optional so in-process callers (tests) need not invent one; absent reads as headless, not listening. */
   runtime?: RuntimeInfo
+  /** What only the desktop app can do (over IPC); absent in a browser. */
+  desktop?: DesktopControls
+}
+
+/** The desktop app's own powers, given to procedures called over IPC. */
+export interface DesktopControls {
+  listener: ListenerControl
+  /** Asks the user where to save a file; null when they cancel. */
+  chooseSavePath(defaultName: string): Promise<string | null>
+}
+
+/** Procedures that need the desktop app; a clear refusal elsewhere. */
+export const requireDesktop = (ctx: TrpcContext): DesktopControls => {
+  if (!ctx.desktop) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Only the desktop app can do this; `callscope serve` is configured from its command line' })
+  return ctx.desktop
 }
 
 /** How this process serves the console: filled in by the entry point once the listener is up. */

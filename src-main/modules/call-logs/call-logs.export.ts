@@ -1,3 +1,6 @@
+import { createWriteStream } from 'node:fs'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import type { Kysely } from 'kysely'
 import type BetterSqlite3 from 'better-sqlite3'
 import { viewFromSearchParams } from '../../../src-shared/call-log-view'
@@ -45,7 +48,15 @@ const CHUNK_ROWS = 2000
  * chunk, and no statement stays open while the client is slow — an open iterator would make every
  * write on this connection (token touches, imports) fail with "connection is busy".
  */
-export function exportStream(db: Kysely<Database>, sqlite: BetterSqlite3.Database, principal: Principal, filter: ReturnType<typeof callLogFilterSchema.parse>, format: ExportFormat): ReadableStream<Uint8Array> {
+export function exportStream(
+  db: Kysely<Database>,
+  sqlite: BetterSqlite3.Database,
+  principal: Principal,
+  filter: ReturnType<typeof callLogFilterSchema.parse>,
+  format: ExportFormat,
+  /** Told how many records each chunk held. */
+  onRows?: (n: number) => void,
+): ReadableStream<Uint8Array> {
   const resolved = resolveFilter(principal, filter)
   const encoder = new TextEncoder()
   const toLine = format === 'csv' ? csvLine : ndjsonLine
@@ -68,6 +79,7 @@ export function exportStream(db: Kysely<Database>, sqlite: BetterSqlite3.Databas
           cursor = { timestamp: row.timestamp, seq: row.seq }
           n++
         }
+        onRows?.(n)
         if (n < CHUNK_ROWS) done = true
       }
       if (text) controller.enqueue(encoder.encode(text))
@@ -92,13 +104,23 @@ export function registerCallLogExportRoutes(app: HttpApp, service: Service): voi
     app.get(path, (c) => {
       const parsed = callLogFilterSchema.safeParse(viewFromSearchParams(new URL(c.req.url).searchParams))
       if (!parsed.success) return c.json({ detail: toValidationErrors('query', parsed.error.issues, undefined) }, 422)
-      const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '')
       return c.body(exportStream(service.db, service.handle.sqlite, c.get('principal'), parsed.data, format), 200, {
         'Content-Type': CONTENT_TYPES[format],
-        'Content-Disposition': `attachment; filename="call-logs-${stamp}.${format}"`,
+        'Content-Disposition': `attachment; filename="${exportFileName(format)}"`,
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
       })
     })
   }
 }
+
+/** The filtered view written to a file (the desktop app's export, after its save dialog). */
+export async function exportToFile(service: Service, principal: Principal, filter: ReturnType<typeof callLogFilterSchema.parse>, format: ExportFormat, path: string): Promise<{ path: string; rows: number }> {
+  let rows = 0
+  const stream = exportStream(service.db, service.handle.sqlite, principal, filter, format, (n) => (rows += n))
+  await pipeline(Readable.fromWeb(stream as never), createWriteStream(path))
+  return { path, rows }
+}
+
+export const exportFileName = (format: ExportFormat, now = new Date()): string =>
+  `call-logs-${now.toISOString().slice(0, 19).replace(/[-:]/g, '')}.${format}`

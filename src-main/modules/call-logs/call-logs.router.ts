@@ -1,7 +1,8 @@
 import { callLogQuerySchema } from '../../../src-shared/schemas/call-log'
 import { callLogContextInputSchema, callLogFilterSchema, callLogSearchInputSchema } from '../../../src-shared/schemas/call-log-search'
 import { z } from '../../../src-shared/schemas/zod'
-import { procedure, router } from '../../transport/trpc'
+import { procedure, requireDesktop, router } from '../../transport/trpc'
+import { exportFileName, exportToFile } from './call-logs.export'
 
 const filterInput = z.object({ filter: callLogFilterSchema })
 
@@ -14,6 +15,14 @@ export const callLogsRouter = router({
     .query(({ ctx, input }) => ctx.service.callLogs.search(ctx.principal, input.filter, input.cursor, input.limit)),
   facets: procedure.input(filterInput).query(({ ctx, input, signal }) => ctx.service.callLogs.facets(ctx.principal, input.filter, signal)),
   histogram: procedure.input(filterInput).query(({ ctx, input, signal }) => ctx.service.callLogs.histogram(ctx.principal, input.filter, signal)),
+  /** Desktop only: asks where to save, then writes the filtered view there (no listener needed). */
+  exportToFile: procedure
+    .input(z.object({ filter: callLogFilterSchema, format: z.enum(['csv', 'ndjson']) }))
+    .mutation(async ({ ctx, input }) => {
+      const path = await requireDesktop(ctx).chooseSavePath(exportFileName(input.format))
+      if (path === null) return { path: null, rows: 0 }
+      return exportToFile(ctx.service, ctx.principal, input.filter, input.format, path)
+    }),
   context: procedure
     .input(callLogContextInputSchema)
     .query(({ ctx, input }) => ctx.service.callLogs.context(ctx.principal, input.id, input.before, input.after)),

@@ -1,4 +1,5 @@
-import { procedure, router } from '../../transport/trpc'
+import { listenerConfigSchema } from '../../../src-shared/schemas/listener'
+import { adminProcedure, procedure, requireDesktop, router } from '../../transport/trpc'
 import { settingsInfo } from './settings.service'
 
 const NOT_LISTENING = { mode: 'headless', listenerUrl: null } as const
@@ -6,4 +7,8 @@ const NOT_LISTENING = { mode: 'headless', listenerUrl: null } as const
 export const settingsRouter = router({
   /** Database location, size, schema version and row counts, and the HTTP listener's address. */
   info: procedure.query(({ ctx }) => settingsInfo(ctx.principal, ctx.service.info, ctx.runtime ?? NOT_LISTENING)),
+  /** The desktop app's optional HTTP listener: its configuration, URL and last error. */
+  listener: adminProcedure.query(({ ctx }) => requireDesktop(ctx).listener.status()),
+  /** Turns the listener on or off, or moves it; persisted across restarts. */
+  setListener: adminProcedure.input(listenerConfigSchema).mutation(({ ctx, input }) => requireDesktop(ctx).listener.configure(input)),
 })

@@ -1,0 +1,64 @@
+import { type ListenerConfig, listenerConfigSchema, type ListenerStatus } from '../../src-shared/schemas/listener'
+import type { Service } from '../service'
+import { createHttpApp } from '../transport/http/app'
+import { createHostGuard } from '../transport/http/host-guard'
+import { type Listener, ListenError, startListener } from '../transport/http/listener'
+import type { RuntimeInfo } from '../transport/trpc'
+
+export interface ListenerControlOptions {
+  service: () => Service
+  version: string
+  uiRoot: string | null
+  /** Shared with the IPC handler: the console's Settings page reads the URL from it. */
+  runtime: RuntimeInfo
+  /** Persists the configuration (desktop settings file). */
+  save: (config: ListenerConfig) => void
+}
+
+export interface ListenerControl {
+  status(): ListenerStatus
+  /** Applies a configuration: stops the listener, starts it again if enabled. Never throws for a busy port. */
+  configure(config: ListenerConfig): Promise<ListenerStatus>
+  stop(): Promise<void>
+}
+
+/**
+ * The desktop app's optional REST listener. The same Hono app as `callscope serve`, started and
+ * stopped from the Settings page; a port conflict is reported in the status, not thrown.
+ */
+export function createListenerControl(initial: ListenerConfig, options: ListenerControlOptions): ListenerControl {
+  let config = listenerConfigSchema.parse(initial)
+  let listener: Listener | null = null
+  let error: string | null = null
+
+  const status = (): ListenerStatus => ({ config, url: listener?.url ?? null, error })
+
+  async function stop(): Promise<void> {
+    const running = listener
+    listener = null
+    options.runtime.listenerUrl = null
+    await running?.close()
+  }
+
+  return {
+    status,
+    stop,
+    async configure(next) {
+      config = listenerConfigSchema.parse(next)
+      options.save(config)
+      await stop()
+      error = null
+      if (!config.enabled) return status()
+      const hostGuard = createHostGuard(config.host)
+      const app = createHttpApp({ service: options.service(), version: options.version, hostGuard, uiRoot: options.uiRoot, runtime: options.runtime })
+      try {
+        listener = await startListener(app, { host: config.host, port: config.port, hostGuard })
+        options.runtime.listenerUrl = listener.url
+      } catch (e) {
+        if (!(e instanceof ListenError)) throw e
+        error = e.message.replace(/; choose another with --port$/, ': choose another port')
+      }
+      return status()
+    },
+  }
+}
