@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium, type Browser } from 'playwright-core'
@@ -6,6 +7,9 @@ import type { IpcTrpcRequest } from '../../src-shared/ipc'
 import { createService, type Service } from '../../src-main/service'
 import { createIpcTrpcHandler, trustedSenderCheck } from '../../src-main/transport/ipc'
 import { collectErrors, screenshot } from '../helpers/browser'
+import { tempDir } from '../helpers/temp-dir'
+import { createListenerControl } from '../../src-main/desktop/listener-control'
+import { DEFAULT_LISTENER } from '../../src-shared/schemas/listener'
 
 /**
  * The desktop console without Electron: the built renderer loaded from file://, as the app loads
@@ -61,5 +65,44 @@ describe('desktop console over IPC', () => {
     expect(requests).toEqual([])
     expect(errors).toEqual([])
     await page.close()
+  })
+
+  it('turns the HTTP listener on from Settings and exports the call logs to a chosen file', async () => {
+    const runtime = { mode: 'desktop' as const, listenerUrl: null }
+    const listener = createListenerControl(DEFAULT_LISTENER, { service: () => service, version: 'e2e', uiRoot: null, runtime, save: () => {} })
+    const savePath = join(tempDir(), 'desktop-export.csv')
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    const errors = collectErrors(page)
+    const handler = createIpcTrpcHandler({
+      service,
+      runtime,
+      isTrustedSender: trustedSenderCheck(() => 1, appUrl),
+      desktop: { listener, chooseSavePath: async () => savePath },
+    })
+    await page.exposeFunction('__callscopeIpc', (request: IpcTrpcRequest) => handler({ sender: { id: 1 }, senderFrame: { url: page.url() } }, request))
+    await page.addInitScript('window.callscope = { desktop: true, trpc: (request) => window.__callscopeIpc(request) }')
+    try {
+      await page.goto(`${appUrl}#/settings`)
+      await page.getByTestId('listener-form').waitFor()
+      await page.getByLabel('Port').fill('0')
+      await page.getByTestId('listener-enabled').click({ force: true })
+      await page.getByTestId('listener-url').waitFor()
+      const url = await page.getByTestId('listener-url').innerText()
+      expect(url).toBe(listener.status().url)
+      expect((await fetch(`${url}/healthz`)).status).toBe(200)
+      await screenshot(page, 'desktop-settings')
+
+      await page.evaluate(`window.location.hash = '#/logs?level=error'`)
+      await page.locator('[data-testid="call-log-row"]').first().waitFor()
+      await page.getByRole('button', { name: 'CSV' }).click()
+      await page.getByText(/lines saved to/).waitFor()
+      const lines = readFileSync(savePath, 'utf8').trim().split('\r\n')
+      expect(lines[0]).toBe('id,tenant_id,log_type,log_level,message,timestamp,agent_id,session_id,call_id,details,user_id,trace_id,request_id')
+      expect(await page.getByText(/lines saved to/).innerText()).toContain(savePath)
+      expect(errors).toEqual([])
+    } finally {
+      await listener.stop()
+      await page.close()
+    }
   })
 })

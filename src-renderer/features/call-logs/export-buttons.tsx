@@ -3,6 +3,9 @@ import { IconDownload } from '@tabler/icons-react'
 import { useState } from 'react'
 import { type CallLogViewParams, viewToSearchParams } from '../../../src-shared/call-log-view'
 import { getToken } from '../../lib/auth'
+import { formatNumber } from '../../lib/format'
+import { useTRPCClient } from '../../lib/trpc'
+import { toFilter } from './use-call-log-view'
 
 /**
  * Downloads the filtered view from the listener's export routes with the tab's token. The body is
@@ -24,12 +27,20 @@ async function download(format: 'csv' | 'ndjson', view: CallLogViewParams): Prom
 }
 
 export function ExportButtons({ view }: { view: CallLogViewParams }) {
+  const trpcClient = useTRPCClient()
   const [busy, setBusy] = useState<'csv' | 'ndjson' | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [saved, setSaved] = useState<string | null>(null)
+  // The desktop app may have no listener: the main process asks where to save and writes the file.
+  const saveFromDesktop = async (format: 'csv' | 'ndjson') => {
+    const result = await trpcClient.callLogs.exportToFile.mutate({ filter: toFilter(view), format })
+    if (result.path) setSaved(`${formatNumber(result.rows)} lines saved to ${result.path}`)
+  }
   const run = (format: 'csv' | 'ndjson') => {
     setBusy(format)
     setError(null)
-    download(format, view)
+    setSaved(null)
+    ;(window.callscope?.desktop ? saveFromDesktop(format) : download(format, view))
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)))
       .finally(() => setBusy(null))
   }
@@ -38,6 +49,11 @@ export function ExportButtons({ view }: { view: CallLogViewParams }) {
       {error && (
         <Text size="xs" c="red">
           {error}
+        </Text>
+      )}
+      {saved && (
+        <Text size="xs" c="dimmed">
+          {saved}
         </Text>
       )}
       <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} loading={busy === 'csv'} onClick={() => run('csv')}>

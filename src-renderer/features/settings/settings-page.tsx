@@ -7,6 +7,7 @@ import { QueryState } from '../../components/query-state'
 import { errorCode, Fields, NeedsRole, Section } from '../../components/section'
 import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
+import { ListenerForm } from './listener-form'
 
 const ROLE_COLOR: Record<string, string> = { admin: 'red', viewer: 'blue', tenant: 'grape' }
 
@@ -232,6 +233,7 @@ function ServiceInfo() {
                     ['REST API', runtime.listenerUrl ? <Code key="o">{`${runtime.listenerUrl}/openapi.json`}</Code> : '—'],
                   ]}
                 />
+                {runtime.mode === 'desktop' && <ListenerForm />}
               </Section>
               <Section title="Database" testId="database">
                 <Fields
