@@ -1,6 +1,16 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
+import { CONTENT_SECURITY_POLICY } from './src-main/desktop/content-security-policy'
+
+/** The CSP goes into the built page only: the dev server's hot reload needs inline scripts. */
+const contentSecurityPolicy = (): Plugin => ({
+  name: 'callscope-content-security-policy',
+  apply: 'build',
+  transformIndexHtml: (html) =>
+    html.replace('<meta charset="UTF-8" />', `<meta charset="UTF-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`),
+})
 
 // Main and preload are bundled for Electron; dependencies stay external (electron-vite's default),
 // so better-sqlite3's native binding is loaded from node_modules at run time.
@@ -29,6 +39,6 @@ export default defineConfig({
       // third of the bytes parses in a third of the time on first load.
       minify: true,
     },
-    plugins: [react()],
+    plugins: [react(), contentSecurityPolicy()],
   },
 })

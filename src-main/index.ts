@@ -1,43 +1,129 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, ipcMain } from 'electron'
-import { createService, type Service } from './service'
+import { app, BrowserWindow, dialog, ipcMain, Menu, screen, shell } from 'electron'
+import { snapshotDatabase } from './db/snapshot'
+import { menuTemplate } from './desktop/app-menu'
+import { createDatabaseSession } from './desktop/database-session'
+import { createSettingsStore } from './desktop/desktop-settings'
+import { createListenerControl } from './desktop/listener-control'
+import { guardNavigation } from './desktop/navigation-guard'
+import { restoreBounds, windowOptions } from './desktop/window-options'
+import { VERSION } from './cli/version'
 import { createIpcTrpcHandler, TRPC_IPC_CHANNEL, trustedSenderCheck } from './transport/ipc'
+import type { DesktopControls, RuntimeInfo } from './transport/trpc'
 
 /*
- * Electron entry: window, lifecycle and IPC registration only. Everything else is the same service
- * the headless mode runs, created before the window loads and closed on quit.
+ * Electron entry: wiring only. Every decision lives in desktop/ (tested under Node with Electron's
+ * APIs left out); the service is the same one `callscope serve` runs, opened before the window loads.
  */
-
-let service: Service | null = null
-let mainWindow: BrowserWindow | null = null
 
 const rendererIndex = join(import.meta.dirname, '../renderer/index.html')
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
-/** The only page allowed to talk to the service over IPC. */
+/** The only page allowed to talk to the service over IPC, and the only one the window may show. */
 const appUrlPrefix = devUrl ?? pathToFileURL(rendererIndex).href
+const SQLITE_FILES = [{ name: 'Callscope database', extensions: ['sqlite', 'db', 'sqlite3'] }]
+
+let mainWindow: BrowserWindow | null = null
+const settings = createSettingsStore(join(app.getPath('userData'), 'settings.json'))
+// npm start builds better-sqlite3 for Electron's ABI (scripts/electron-binding.mjs); packaged apps
+// are rebuilt by electron-builder.
+const database = createDatabaseSession({ nativeBinding: app.isPackaged ? undefined : process.env.CALLSCOPE_NATIVE_BINDING })
+const runtime: RuntimeInfo = { mode: 'desktop', listenerUrl: null }
+const listener = createListenerControl(settings.get().listener, {
+  service: () => database.current(),
+  version: VERSION,
+  uiRoot: join(import.meta.dirname, '../renderer'),
+  runtime,
+  save: (config) => settings.update({ listener: config }),
+})
+
+async function chooseSavePath(defaultName: string): Promise<string | null> {
+  const options = { defaultPath: join(app.getPath('downloads'), defaultName) }
+  const result = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options)
+  return result.canceled || !result.filePath ? null : result.filePath
+}
+
+const desktop: DesktopControls = { listener, chooseSavePath }
+
+function registerIpc(): void {
+  ipcMain.removeHandler(TRPC_IPC_CHANNEL)
+  const handler = createIpcTrpcHandler({
+    service: database.current(),
+    runtime,
+    desktop,
+    isTrustedSender: trustedSenderCheck(() => mainWindow?.webContents.id ?? null, appUrlPrefix),
+  })
+  ipcMain.handle(TRPC_IPC_CHANNEL, (event, request) => handler(event, request))
+}
+
+/** Opens another database and shows it; the listener follows the new store. */
+async function switchDatabase(path: string, demo = false): Promise<void> {
+  try {
+    await database.open(path, { demo })
+  } catch (error) {
+    dialog.showErrorBox('Could not open the database', `${path}\n\n${error instanceof Error ? error.message : String(error)}`)
+    return
+  }
+  settings.update({ lastDatabase: path })
+  registerIpc()
+  await listener.configure(listener.status().config)
+  mainWindow?.webContents.reload()
+}
+
+const menuActions = {
+  async openDatabase() {
+    const result = await dialog.showOpenDialog({ properties: ['openFile'], filters: SQLITE_FILES })
+    if (!result.canceled && result.filePaths[0]) await switchDatabase(result.filePaths[0])
+  },
+  async newDemoDatabase() {
+    const path = await chooseSavePath('callscope-demo.sqlite')
+    if (path) await switchDatabase(path, true)
+  },
+  async exportSnapshot() {
+    const path = await chooseSavePath(`callscope-snapshot-${new Date().toISOString().slice(0, 10)}.sqlite`)
+    if (!path) return
+    try {
+      const { sizeBytes } = snapshotDatabase(database.current().handle.sqlite, path, true)
+      void dialog.showMessageBox({ message: 'Snapshot written', detail: `${path} (${(sizeBytes / 1024 / 1024).toFixed(1)} MiB). Open it with File → Open Database… or callscope serve --db.` })
+    } catch (error) {
+      dialog.showErrorBox('Could not write the snapshot', error instanceof Error ? error.message : String(error))
+    }
+  },
+  async openApiDocs() {
+    const url = listener.status().url
+    if (url) return void shell.openExternal(`${url}/docs`)
+    const answer = await dialog.showMessageBox({
+      message: 'The API docs are served by the HTTP listener, which is off.',
+      detail: 'Turn it on in Settings → HTTP listener, then choose Help → API Docs again.',
+      buttons: ['Open Settings', 'Cancel'],
+    })
+    if (answer.response === 0) void mainWindow?.webContents.executeJavaScript(`location.hash = '#/settings'`)
+  },
+}
 
 async function createWindow(): Promise<void> {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    show: false,
-    title: 'Callscope',
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  })
+  const saved = settings.get().windowBounds
+  const window = new BrowserWindow(
+    windowOptions(restoreBounds(saved, screen.getAllDisplays().map((d) => d.workArea)), join(import.meta.dirname, '../preload/index.cjs')),
+  )
   mainWindow = window
+  if (saved?.maximized) window.maximize()
+  guardNavigation(window.webContents, appUrlPrefix, (url) => void shell.openExternal(url))
+  window.on('close', () => settings.update({ windowBounds: { ...window.getNormalBounds(), maximized: window.isMaximized() } }))
   window.on('closed', () => {
     mainWindow = null
   })
   window.once('ready-to-show', () => window.show())
   if (devUrl) await window.loadURL(devUrl)
   else await window.loadFile(rendererIndex)
+}
+
+let quitting = false
+/** Stops the listener and closes the database before the process exits. */
+async function shutdown(): Promise<void> {
+  await listener.stop()
+  await database.close()
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -50,17 +136,20 @@ if (!app.requestSingleInstanceLock()) {
     }
   })
   app.whenReady().then(async () => {
-    service = await createService({ dbPath: join(app.getPath('userData'), 'callscope.sqlite') })
-    const handler = createIpcTrpcHandler({
-      service,
-      runtime: { mode: 'desktop', listenerUrl: null },
-      isTrustedSender: trustedSenderCheck(() => mainWindow?.webContents.id ?? null, appUrlPrefix),
-    })
-    ipcMain.handle(TRPC_IPC_CHANNEL, (event, request) => handler(event, request))
+    // The last database opened, else the app's own (with demo data on the very first run).
+    const last = settings.get().lastDatabase
+    if (last && existsSync(last)) await database.open(last)
+    else await database.open(join(app.getPath('userData'), 'callscope.sqlite'), { seedIfNew: true })
+    registerIpc()
+    if (settings.get().listener.enabled) await listener.configure(settings.get().listener)
+    Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(menuActions)))
     await createWindow()
   })
   app.on('window-all-closed', () => app.quit())
-  app.on('will-quit', () => {
-    void service?.close()
+  app.on('before-quit', (event) => {
+    if (quitting) return
+    quitting = true
+    event.preventDefault()
+    void shutdown().finally(() => app.quit())
   })
 }

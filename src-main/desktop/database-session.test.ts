@@ -1,0 +1,40 @@
+import { writeFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { tempDir } from '../../test/helpers/temp-dir'
+import { createDatabaseSession } from './database-session'
+
+describe('the desktop app database session', () => {
+  const dir = tempDir()
+
+  it('creates a demo database, switches to another file, and closes the one it left', async () => {
+    const session = createDatabaseSession()
+    expect(() => session.current()).toThrow('no database is open')
+    const demo = await session.open(`${dir}/demo.sqlite`, { demo: true })
+    expect((await demo.info()).counts.tenants).toBe(3)
+    const empty = await session.open(`${dir}/empty.sqlite`)
+    expect(session.current()).toBe(empty)
+    expect((await empty.info()).counts.tenants).toBe(0)
+    expect(() => demo.handle.sqlite.prepare('select 1').get()).toThrow(/not open/)
+    await session.close()
+    expect(() => empty.handle.sqlite.prepare('select 1').get()).toThrow(/not open/)
+  })
+
+  it('stays on the current database when the new one cannot be opened', async () => {
+    const session = createDatabaseSession()
+    const first = await session.open(`${dir}/first.sqlite`)
+    writeFileSync(`${dir}/notes.sqlite`, 'these are not the pages of a database, just some text that is long enough '.repeat(20))
+    await expect(session.open(`${dir}/notes.sqlite`)).rejects.toThrow(/not a database/)
+    expect(session.current()).toBe(first)
+    await session.close()
+  })
+
+  it('replaces an existing file when asked for a new demo database there', async () => {
+    const session = createDatabaseSession()
+    const path = `${dir}/again.sqlite`
+    await session.open(path)
+    await session.open(`${dir}/other.sqlite`)
+    const demo = await session.open(path, { demo: true })
+    expect((await demo.info()).counts.tenants).toBe(3)
+    await session.close()
+  })
+})
