@@ -6,6 +6,7 @@ import { createConversationsService } from './modules/conversations/conversation
 import { createOverviewService } from './modules/overview/overview.service'
 import { createCallLogsService } from './modules/call-logs/call-logs.service'
 import { createImportsService } from './modules/imports/imports.service'
+import { createPullsService } from './modules/pull/pulls.service'
 import { createProvidersService } from './modules/providers/providers.service'
 import { createSipTrunksService } from './modules/sip-trunks/sip-trunks.service'
 import { createSessionsService } from './modules/sessions/sessions.service'
@@ -41,6 +42,8 @@ const COUNTED_TABLES = [
   'provider_credentials',
   'api_tokens',
   'imports',
+  'pulls',
+  'pulled_documents',
 ] as const
 
 export interface DatabaseInfo {
@@ -69,6 +72,7 @@ export async function createService(options: ServiceOptions) {
     throw error
   }
   const tokens = createTokenService(handle.db, { envToken: options.envToken })
+  const pulls = createPullsService(handle.db, handle.sqlite)
 
   async function info(): Promise<DatabaseInfo> {
     const counts = Object.fromEntries(
@@ -97,6 +101,7 @@ export async function createService(options: ServiceOptions) {
     overview: createOverviewService(handle.db),
     callLogs: createCallLogsService(handle.db),
     imports: createImportsService(handle.db, handle.sqlite),
+    pulls,
     squads: createSquadsService(handle.db),
     providers: createProvidersService(handle.db, { dbPath: handle.path }),
     sipTrunks: createSipTrunksService(handle.db),
@@ -104,7 +109,10 @@ export async function createService(options: ServiceOptions) {
     seeded,
     isNew,
     info,
-    close: () => handle.close(),
+    async close() {
+      await pulls.stopAll()
+      await handle.close()
+    },
   }
 }
 

@@ -25,8 +25,8 @@ describe('migrations', () => {
       .pluck()
       .all()
     expect(tables).toEqual([
-      'agents', 'api_tokens', 'call_logs', 'call_logs_fts', 'calls', 'conversations', 'messages',
-      'provider_credentials', 'settings', 'sip_inbound_trunks', 'squad_members', 'squads', 'tenants', 'transfers',
+      'agents', 'api_tokens', 'call_logs', 'call_logs_fts', 'calls', 'conversations', 'imports', 'messages',
+      'provider_credentials', 'pull_cursors', 'pulled_documents', 'pulls', 'settings', 'sip_inbound_trunks', 'squad_members', 'squads', 'tenants', 'transfers',
     ])
   })
 

@@ -171,6 +171,51 @@ export interface ImportsTable {
   duration_ms: number | null
 }
 
+export type PullStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'cancelled'
+
+export interface PullsTable {
+  id: string
+  /** The remote's base URL, normalized (no trailing slash). The token is never stored. */
+  source: string
+  /** The tenant the pull was limited to, if any. */
+  tenant_id: string | null
+  /** The call log range asked for: since … until (the pull's start). */
+  since: string
+  until: string
+  status: PullStatus
+  pid: number | null
+  started_at: string
+  updated_at: string
+  finished_at: string | null
+  requests: Defaulted<number>
+  retries: Defaulted<number>
+  /** JSON object: per kind, what was fetched and stored (see pulls.service PullCounts). */
+  counts: Defaulted<string>
+  /** JSON array of the first problems met: { step, reason }. */
+  errors: Defaulted<string>
+  failure: string | null
+  duration_ms: number | null
+}
+
+export interface PullCursorsTable {
+  source: string
+  key: string
+  value: string
+  updated_at: string
+}
+
+export type PulledKind = 'session' | 'squad_analytics' | 'sip_trunks'
+
+export interface PulledDocumentsTable {
+  source: string
+  kind: PulledKind
+  key: string
+  /** The remote's JSON, as it answered. */
+  body: string
+  fetched_at: string
+  pull_id: string
+}
+
 export interface TransfersTable {
   id: string
   tenant_id: string
@@ -245,6 +290,9 @@ export interface Database {
   calls: CallsTable
   call_logs: CallLogsTable
   imports: ImportsTable
+  pulls: PullsTable
+  pull_cursors: PullCursorsTable
+  pulled_documents: PulledDocumentsTable
   transfers: TransfersTable
   sip_inbound_trunks: SipInboundTrunksTable
   provider_credentials: ProviderCredentialsTable

@@ -3,6 +3,7 @@ import { initial } from './0001-initial'
 import { squadAnalytics } from './0002-squad-analytics'
 import { callLogSessionIndex } from './0003-call-log-session-index'
 import { imports } from './0004-imports'
+import { pulls } from './0005-pulls'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-squad-analytics': squadAnalytics,
   '0003-call-log-session-index': callLogSessionIndex,
   '0004-imports': imports,
+  '0005-pulls': pulls,
 }

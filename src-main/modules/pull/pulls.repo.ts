@@ -1,0 +1,117 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { Database, NewTenant, PulledKind, PullsTable } from '../../db/schema'
+
+export type PullRow = Selectable<PullsTable>
+export type PullProgressColumns = Pick<PullRow, 'requests' | 'retries' | 'counts' | 'errors' | 'updated_at'>
+
+export function insertPull(db: Kysely<Database>, row: PullRow): Promise<unknown> {
+  return db.insertInto('pulls').values(row).execute()
+}
+
+export function updatePull(db: Kysely<Database>, id: string, set: Partial<Omit<PullRow, 'id'>>): Promise<unknown> {
+  return db.updateTable('pulls').set(set).where('id', '=', id).execute()
+}
+
+export function listPulls(db: Kysely<Database>, limit: number): Promise<PullRow[]> {
+  return db.selectFrom('pulls').selectAll().orderBy('started_at', 'desc').orderBy('id').limit(limit).execute()
+}
+
+export function findPull(db: Kysely<Database>, id: string): Promise<PullRow | undefined> {
+  return db.selectFrom('pulls').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export function runningPulls(db: Kysely<Database>): Promise<Array<Pick<PullRow, 'id' | 'pid'>>> {
+  return db.selectFrom('pulls').select(['id', 'pid']).where('status', '=', 'running').execute()
+}
+
+export function markInterrupted(db: Kysely<Database>, ids: string[], at: string): Promise<unknown> {
+  return db.updateTable('pulls').set({ status: 'interrupted', finished_at: at }).where('id', 'in', ids).execute()
+}
+
+/**
+ * Where a new pull of `source` may resume: the start of the first pull that did not complete since
+ * the last one that did (null when the last pull completed, or there was none). Steps finished
+ * after that moment need not be fetched again.
+ */
+export async function resumeMark(db: Kysely<Database>, source: string, excludeId: string): Promise<string | null> {
+  const lastCompleted = await db
+    .selectFrom('pulls')
+    .select('started_at')
+    .where('source', '=', source)
+    .where('status', '=', 'completed')
+    .orderBy('started_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  let query = db
+    .selectFrom('pulls')
+    .select('started_at')
+    .where('source', '=', source)
+    .where('id', '!=', excludeId)
+    .where('status', 'in', ['failed', 'interrupted', 'cancelled'])
+  if (lastCompleted) query = query.where('started_at', '>', lastCompleted.started_at)
+  const first = await query.orderBy('started_at').limit(1).executeTakeFirst()
+  return first?.started_at ?? null
+}
+
+export async function getCursor(db: Kysely<Database>, source: string, key: string): Promise<string | null> {
+  const row = await db.selectFrom('pull_cursors').select('value').where('source', '=', source).where('key', '=', key).executeTakeFirst()
+  return row?.value ?? null
+}
+
+/** Cursors whose key starts with `prefix` (a range on the primary key, no LIKE). */
+export function cursorsWithPrefix(db: Kysely<Database>, source: string, prefix: string): Promise<Array<{ key: string; value: string }>> {
+  const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)
+  return db
+    .selectFrom('pull_cursors')
+    .select(['key', 'value'])
+    .where('source', '=', source)
+    .where('key', '>=', prefix)
+    .where('key', '<', end)
+    .orderBy('key')
+    .execute()
+}
+
+export function setCursor(db: Kysely<Database>, source: string, key: string, value: string, at: string): Promise<unknown> {
+  return db
+    .insertInto('pull_cursors')
+    .values({ source, key, value, updated_at: at })
+    .onConflict((oc) => oc.columns(['source', 'key']).doUpdateSet({ value, updated_at: at }))
+    .execute()
+}
+
+/** Registers keys not yet known (discovered agents, tenants, squads); known ones keep their value. */
+export function addCursors(db: Kysely<Database>, source: string, entries: Array<{ key: string; value: string }>, at: string): Promise<unknown> {
+  if (!entries.length) return Promise.resolve()
+  return db
+    .insertInto('pull_cursors')
+    .values(entries.map((e) => ({ source, key: e.key, value: e.value, updated_at: at })))
+    .onConflict((oc) => oc.columns(['source', 'key']).doNothing())
+    .execute()
+}
+
+export function upsertDocument(
+  db: Kysely<Database>,
+  doc: { source: string; kind: PulledKind; key: string; body: string; fetched_at: string; pull_id: string },
+): Promise<unknown> {
+  return db
+    .insertInto('pulled_documents')
+    .values(doc)
+    .onConflict((oc) => oc.columns(['source', 'kind', 'key']).doUpdateSet({ body: doc.body, fetched_at: doc.fetched_at, pull_id: doc.pull_id }))
+    .execute()
+}
+
+export async function countDocuments(db: Kysely<Database>, source: string, kind: PulledKind): Promise<number> {
+  const row = await db
+    .selectFrom('pulled_documents')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('source', '=', source)
+    .where('kind', '=', kind)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/** A tenant as the remote has it now: inserted, or every field replaced. */
+export function upsertTenant(db: Kysely<Database>, row: NewTenant): Promise<unknown> {
+  const { id: _id, ...fields } = row
+  return db.insertInto('tenants').values(row).onConflict((oc) => oc.column('id').doUpdateSet(fields)).execute()
+}

@@ -1,0 +1,221 @@
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createService, type Service } from '../../src-main/service'
+import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy'
+import { tempDir } from '../helpers/temp-dir'
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
+
+const SINCE = '2026-10-01'
+/** Fast settings for loopback: no pacing to speak of, short backoff. */
+const QUICK = { rate: 1000, backoffMs: 5, retries: 2 }
+
+let remote: TestServer
+let proxy: FaultProxy
+let local: Service
+
+const remoteRows = (query: string, ...params: unknown[]) => remote.service.handle.sqlite.prepare(query).all(...params)
+const localRows = (query: string, ...params: unknown[]) => local.handle.sqlite.prepare(query).all(...params)
+const count = (rows: unknown[]) => rows.length
+const LOG_COLUMNS = 'id, tenant_id, log_type, log_level, message, timestamp, agent_id, session_id, call_id, user_id, trace_id, request_id, details'
+
+beforeAll(async () => {
+  remote = await startTestServer()
+  proxy = await startFaultProxy(remote.url)
+})
+afterAll(async () => {
+  await proxy.close()
+  await remote.close()
+})
+
+const freshLocal = async () => {
+  local = await createService({ dbPath: join(tempDir(), 'local.sqlite'), seedNewDatabase: false })
+}
+afterEach(async () => {
+  proxy.setFault(() => undefined)
+  proxy.requests.length = 0
+  await local?.close()
+})
+
+describe('pull from a live backend', () => {
+  it('copies tenants, call logs, sessions, squad analytics and SIP trunks as the remote serves them', async () => {
+    await freshLocal()
+    const report = await local.pulls.pull({ baseUrl: `${remote.url}/`, token: ADMIN_TOKEN, since: SINCE, ...QUICK })
+    expect(report).toMatchObject({ status: 'completed', failure: null, errors: [], source: remote.url, retries: 0 })
+
+    const since = new Date(`${SINCE}T00:00:00Z`).toISOString()
+    const expected = remoteRows(`select ${LOG_COLUMNS} from call_logs where timestamp >= ? order by id`, since)
+    expect(expected.length).toBeGreaterThan(10_000)
+    expect(localRows(`select ${LOG_COLUMNS} from call_logs order by id`)).toEqual(expected)
+    expect(report.counts.callLogs).toMatchObject({ fetched: expected.length, inserted: expected.length, duplicates: 0, invalid: 0 })
+    // Windows came back under the record maximum, so none can have hidden records.
+    expect(report.counts.callLogs.windows).toBeGreaterThan(expected.length / 1000)
+
+    expect(localRows('select * from tenants order by id')).toEqual(remoteRows('select * from tenants order by id'))
+    expect(report.counts.tenants.fetched).toBe(3)
+
+    const sessions = await local.pulls.documents(report.source, 'session')
+    expect(sessions.length).toBe(count(remoteRows('select id from conversations')))
+    const agent = (remoteRows('select agent_id from conversations group by agent_id order by count(*) desc limit 1')[0] as { agent_id: string }).agent_id
+    // The remote's own listing, every page of it.
+    const listed: Array<{ conversation_id: string }> = []
+    for (let offset = 0; ; offset += 100) {
+      const page = (await (await remote.get(`/agents/${agent}/sessions?limit=100&offset=${offset}`)).json()) as { sessions: Array<{ conversation_id: string }>; total: number }
+      listed.push(...page.sessions)
+      if (listed.length >= page.total) break
+    }
+    expect(listed.length).toBeGreaterThan(100)
+    const stored = sessions.filter((s) => s.key.startsWith(`${agent}/`)).map((s) => JSON.parse(s.body) as { agent_id: string; conversation_id: string })
+    const byId = (a: { conversation_id: string }, b: { conversation_id: string }) => a.conversation_id.localeCompare(b.conversation_id)
+    expect(stored.map(({ agent_id: _a, ...item }) => item).sort(byId)).toEqual(listed.sort(byId))
+
+    const squads = await local.pulls.documents(report.source, 'squad_analytics')
+    expect(squads.map((s) => s.key)).toEqual((remoteRows('select id from squads order by id') as Array<{ id: string }>).map((r) => r.id))
+    const analytics = await (await remote.get(`/squads/${squads[0]!.key}/analytics?start_date=${report.since}&end_date=${report.until}`)).json()
+    expect(JSON.parse(squads[0]!.body)).toEqual(analytics)
+
+    const [trunks] = await local.pulls.documents(report.source, 'sip_trunks')
+    const remoteTrunks = (await (await remote.get('/agents/sip/list-trunks')).json()) as { trunks: unknown[] }
+    expect((JSON.parse(trunks!.body) as { trunks: unknown[] }).trunks).toEqual(remoteTrunks.trunks)
+
+    // A second pull only asks for what may have changed: the call log walk restarts near its end.
+    const again = await local.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK })
+    expect(again.status).toBe('completed')
+    expect(again.counts.callLogs.inserted).toBe(0)
+    expect(again.counts.callLogs.windows).toBeLessThanOrEqual(2)
+    expect(count(localRows('select id from call_logs'))).toBe(expected.length)
+    expect((await local.pulls.list()).map((p) => p.id)).toEqual([again.id, report.id])
+  })
+
+  it('keeps to one tenant when asked, and fails clearly for a tenant the remote does not have', async () => {
+    await freshLocal()
+    const tenant = (remoteRows('select id from tenants order by name limit 1')[0] as { id: string }).id
+    const report = await local.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, since: SINCE, tenantId: tenant.toUpperCase(), ...QUICK })
+    expect(report.status).toBe('completed')
+    expect(localRows('select id from tenants')).toEqual([{ id: tenant }])
+    const theirs = count(remoteRows('select id from call_logs where tenant_id = ? and timestamp >= ?', tenant, `${SINCE}T00:00:00.000Z`))
+    const all = count(remoteRows('select id from call_logs where timestamp >= ?', `${SINCE}T00:00:00.000Z`))
+    expect(localRows('select distinct tenant_id from call_logs')).toEqual([{ tenant_id: tenant }])
+    expect(report.counts.callLogs).toMatchObject({ inserted: theirs, otherTenants: all - theirs })
+    const sessions = await local.pulls.documents(report.source, 'session')
+    expect(sessions.length).toBe(count(remoteRows('select id from conversations where tenant_id = ?', tenant)))
+
+    const missing = await local.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, tenantId: '00000000-0000-4000-8000-000000000000', ...QUICK })
+    expect(missing).toMatchObject({ status: 'failed', requests: 1 })
+    expect(missing.failure).toMatch(/tenant 00000000-0000-4000-8000-000000000000 is not on the remote.*404/)
+  })
+
+  it('retries 503 and 429 with backoff, honouring Retry-After, and spaces requests by the rate limit', async () => {
+    await freshLocal()
+    const tenant = (remoteRows('select id from tenants order by name limit 1')[0] as { id: string }).id
+    let failed = 0
+    proxy.setFault((request) => {
+      if (!request.url.startsWith('/logs/calls') || failed >= 3) return undefined
+      failed++
+      return failed === 2
+        ? { status: 429, body: '{"detail":"Too Many Requests"}', headers: { 'retry-after': '1' } }
+        : { status: 503, body: 'upstream unavailable' }
+    })
+    const report = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: '2026-11-10', tenantId: tenant, rate: 25, backoffMs: 5, retries: 3 })
+    expect(report).toMatchObject({ status: 'completed', retries: 3 })
+    expect(report.requests).toBe(proxy.requests.length)
+    const expected = count(remoteRows('select id from call_logs where tenant_id = ? and timestamp >= ?', tenant, '2026-11-10T00:00:00.000Z'))
+    expect(count(localRows('select id from call_logs'))).toBe(expected)
+    // The 429 asked for a second: the retry after it came no sooner.
+    const logs = proxy.requests.filter((r) => r.url.startsWith('/logs/calls'))
+    expect(logs[2]!.at - logs[1]!.at).toBeGreaterThanOrEqual(990)
+    // 25 requests a second: starts at least 40 ms apart (a little less on arrival, for loopback jitter).
+    const gaps = proxy.requests.slice(1).map((r, i) => r.at - proxy.requests[i]!.at)
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(32)
+    expect(proxy.requests.every((r) => r.authorization === `Bearer ${ADMIN_TOKEN}`)).toBe(true)
+  })
+
+  it('stops when the remote keeps failing, keeps what it stored, and the next pull resumes where it stopped', async () => {
+    await freshLocal()
+    let sessionRequests = 0
+    proxy.setFault((request) => (request.url.includes('/sessions') && ++sessionRequests > 3 ? { status: 500, body: '{"detail":"Internal Server Error"}' } : undefined))
+    const first = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK })
+    expect(first.status).toBe('failed')
+    expect(first.failure).toMatch(/GET \/agents\/[0-9a-f-]+\/sessions\?limit=100&offset=0 failed 3 times; last: 500/)
+    const allLogs = count(remoteRows('select id from call_logs where timestamp >= ?', `${SINCE}T00:00:00.000Z`))
+    expect(count(localRows('select id from call_logs'))).toBe(allLogs)
+    const agentsDone = first.counts.sessions.agents
+    expect(agentsDone).toBeGreaterThan(0)
+    expect((await local.pulls.get(first.id)).status).toBe('failed')
+
+    proxy.setFault(() => undefined)
+    proxy.requests.length = 0
+    const second = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK })
+    expect(second.status).toBe('completed')
+    // Tenants and the agents done before the failure are not fetched again.
+    expect(second.counts.skipped).toBe(3 + agentsDone)
+    expect(proxy.requests.filter((r) => r.url.startsWith('/tenants/'))).toEqual([])
+    expect(proxy.requests.filter((r) => r.url.startsWith('/logs/calls')).length).toBeLessThanOrEqual(2)
+    const sessions = await local.pulls.documents(second.source, 'session')
+    expect(sessions.length).toBe(count(remoteRows('select id from conversations')))
+  })
+
+  it('fails fast when the token is refused, storing nothing', async () => {
+    await freshLocal()
+    const report = await local.pulls.pull({ baseUrl: proxy.url, token: 'not-a-token', since: SINCE, ...QUICK })
+    expect(report).toMatchObject({ status: 'failed', requests: 1, retries: 0 })
+    expect(report.failure).toMatch(/^the remote refused the token \(GET \/logs\/calls\?.* answered 401/)
+    expect(report.failure).not.toContain('not-a-token')
+    expect(count(localRows('select id from call_logs'))).toBe(0)
+    expect(count(localRows('select id from tenants'))).toBe(0)
+  })
+
+  it('does not trust garbage: a body that is not JSON or not the interface shape is reported, not stored', async () => {
+    await freshLocal()
+    proxy.setFault((r) => (r.url.startsWith('/logs/calls') ? { status: 200, body: '<html>maintenance</html>' } : undefined))
+    const html = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK })
+    expect(html.status).toBe('failed')
+    expect(html.failure).toMatch(/answered 200 with a body that is not JSON: "<html>maintenance/)
+
+    proxy.setFault((r) => (r.url.startsWith('/logs/calls') ? { status: 200, body: '{"logs": []}' } : undefined))
+    const object = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK })
+    expect(object.failure).toBe('GET /logs/calls answered an object where the interface returns an array of call logs')
+
+    const good = { id: '7b0e4c1e-4a4d-4c5e-9b59-0d8f3f1c2a11', tenant_id: '11111111-1111-4111-8111-111111111111', log_type: 'call', log_level: 'info', message: 'kept', timestamp: '2026-11-10T10:00:00.000Z', details: {} }
+    const bad = { ...good, id: '7b0e4c1e-4a4d-4c5e-9b59-0d8f3f1c2a12', log_level: 'loud' }
+    let served = false
+    proxy.setFault((r) => {
+      if (r.url.startsWith('/logs/calls') && !served) {
+        served = true
+        return { status: 200, body: JSON.stringify([good, bad]) }
+      }
+      if (r.url.startsWith('/tenants/')) return { status: 200, body: '{"id": "11111111-1111-4111-8111-111111111111", "name": ""}' }
+      return undefined
+    })
+    const mixed = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: '2026-11-19', ...QUICK })
+    expect(mixed.status).toBe('completed')
+    expect(mixed.counts.callLogs.invalid).toBe(1)
+    expect(mixed.errors).toContainEqual({ step: 'call logs', reason: expect.stringMatching(/^record 7b0e4c1e-4a4d-4c5e-9b59-0d8f3f1c2a12 not stored: log_level/) })
+    expect(localRows('select message from call_logs where id = ?', good.id)).toEqual([{ message: 'kept' }])
+    expect(localRows('select id from call_logs where id = ?', bad.id)).toEqual([])
+    expect(mixed.counts.tenants.invalid).toBeGreaterThan(0)
+    expect(mixed.errors).toContainEqual({ step: 'tenant 11111111-1111-4111-8111-111111111111', reason: 'not a valid tenant, not stored: name: Too small: expected string to have >=1 characters' })
+    expect(count(localRows('select id from tenants'))).toBe(0)
+  })
+
+  it('can be cancelled, recording how far it got', async () => {
+    await freshLocal()
+    const { id } = await local.pulls.start({ baseUrl: remote.url, token: ADMIN_TOKEN, since: SINCE, rate: 20 })
+    await new Promise((r) => setTimeout(r, 300))
+    expect((await local.pulls.get(id)).status).toBe('running')
+    const report = await local.pulls.cancel(id)
+    expect(report).toMatchObject({ status: 'cancelled', failure: 'the pull was cancelled' })
+    expect(report.requests).toBeGreaterThan(2)
+    expect((await local.pulls.get(id)).status).toBe('cancelled')
+  })
+
+  it('refuses bad options before asking the remote anything', async () => {
+    await freshLocal()
+    const base = { baseUrl: remote.url, token: ADMIN_TOKEN }
+    await expect(local.pulls.pull({ ...base, baseUrl: 'ftp://example.com' })).rejects.toThrow('the base URL must be http or https, not ftp:')
+    await expect(local.pulls.pull({ ...base, baseUrl: 'remote' })).rejects.toThrow('not a URL: "remote"')
+    await expect(local.pulls.pull({ ...base, since: 'last week' })).rejects.toThrow('--since must be an ISO 8601 date or date-time: "last week"')
+    await expect(local.pulls.pull({ ...base, tenantId: 'acme' })).rejects.toThrow('the tenant id must be a UUID: "acme"')
+    await expect(local.pulls.pull({ ...base, token: ' ' })).rejects.toThrow('a token is needed to pull')
+    expect(await local.pulls.list()).toEqual([])
+  })
+})
