@@ -3,6 +3,7 @@ import { registerDb } from './commands/db'
 import { registerExport } from './commands/export'
 import { registerImport } from './commands/import'
 import { registerProvider } from './commands/provider'
+import { registerPull } from './commands/pull'
 import { registerSeed } from './commands/seed'
 import { registerServe } from './commands/serve'
 import { registerSnapshot } from './commands/snapshot'
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerDb(program)
   registerImport(program)
   registerExport(program)
+  registerPull(program)
   registerSnapshot(program)
   return program
 }

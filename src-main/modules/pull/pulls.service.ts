@@ -432,6 +432,9 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
       return (await begin(options)).done
     },
 
+    /** Checks the options and starts the pull; `done` settles with the final report. */
+    begin,
+
     /** Starts a pull in the background (the console's way); its progress is in list()/get(). */
     async start(options: Omit<PullOptions, 'onProgress'>): Promise<{ id: string }> {
       const { id, done } = await begin(options)

@@ -1,0 +1,78 @@
+import { type Command, InvalidArgumentError } from 'commander'
+import type { PullReport } from '../../modules/pull/pulls.service'
+import { withService } from '../open-service'
+
+const n = (v: number) => v.toLocaleString('en-US')
+
+const parseRate = (value: string): number => {
+  const rate = Number(value)
+  if (!(rate > 0 && rate <= 1000)) throw new InvalidArgumentError('expected requests per second, more than 0 and at most 1000.')
+  return rate
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value]
+
+/** One line of counts, rewritten in place on a terminal while the pull runs. */
+const progressLine = (r: PullReport) =>
+  `Pulling: ${n(r.counts.callLogs.fetched)} call logs (${n(r.counts.callLogs.inserted)} new), ${n(r.counts.sessions.fetched)} sessions, ` +
+  `${r.counts.tenants.fetched} tenants | ${n(r.requests)} requests, ${r.retries} retries`
+
+export function summary(r: PullReport): string {
+  const c = r.counts
+  const seconds = ((r.durationMs ?? 0) / 1000).toFixed(1)
+  const head = r.status === 'completed' ? 'Pulled' : r.status === 'cancelled' ? 'Cancelled pulling' : 'Stopped pulling'
+  return [
+    `${head} ${r.source}${r.tenantId ? ` (tenant ${r.tenantId})` : ''} in ${seconds} s: ${n(r.requests)} requests, ${n(r.retries)} retries`,
+    `  tenants          ${n(c.tenants.fetched)} fetched${c.tenants.invalid ? `, ${c.tenants.invalid} refused` : ''}${c.tenants.missing ? `, ${c.tenants.missing} not found` : ''}`,
+    `  call logs        ${n(c.callLogs.fetched)} fetched since ${r.since} in ${n(c.callLogs.windows)} windows: ${n(c.callLogs.inserted)} new, ${n(c.callLogs.duplicates)} already stored, ${n(c.callLogs.invalid)} refused` +
+      (c.callLogs.otherTenants ? `, ${n(c.callLogs.otherTenants)} of other tenants skipped` : ''),
+    `  sessions         ${n(c.sessions.fetched)} of ${n(c.sessions.agents)} agents${c.sessions.missing ? ` (${c.sessions.missing} agents not found)` : ''}`,
+    `  squad analytics  ${n(c.squadAnalytics.fetched)}${c.squadAnalytics.missing ? ` (${c.squadAnalytics.missing} squads not found)` : ''}`,
+    `  SIP trunks       ${c.sipTrunks.fetched ? 'fetched' : 'not fetched'}`,
+    ...(c.skipped ? [`  resumed: ${n(c.skipped)} steps finished by the interrupted pull were not fetched again`] : []),
+    '',
+  ].join('\n')
+}
+
+export function registerPull(program: Command): void {
+  program
+    .command('pull')
+    .description("copy a live backend's data through its REST interface: tenants, call logs, sessions, squad analytics, SIP trunks")
+    .requiredOption('--base-url <url>', "the backend's base URL (http or https)")
+    .option('--token <token>', 'bearer token for the backend (default: $CALLSCOPE_REMOTE_TOKEN, which stays out of the process list)')
+    .option('--tenant <id>', "pull only this tenant's profile and data")
+    .option('--since <date>', 'call logs from this ISO 8601 date or date-time on (default: 7 days ago)')
+    .option('--squad <id>', 'also fetch the analytics of this squad (repeatable); squads named in transfer logs are found on their own', collect)
+    .option('--rate <n>', 'requests per second at most', parseRate, 5)
+    .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
+    .action(async (opts: { baseUrl: string; token?: string; tenant?: string; since?: string; squad?: string[]; rate: number; db?: string }, command: Command) => {
+      const token = opts.token ?? process.env.CALLSCOPE_REMOTE_TOKEN
+      if (!token) return command.error("error: a token is needed: pass --token or set CALLSCOPE_REMOTE_TOKEN", { exitCode: 2 })
+      await withService(opts.db, async (service) => {
+        const live = process.stderr.isTTY
+        let pull
+        try {
+          pull = await service.pulls.begin({
+            baseUrl: opts.baseUrl, token, tenantId: opts.tenant, since: opts.since, squads: opts.squad, rate: opts.rate,
+            onProgress: (r) => live && process.stderr.write(`\r${progressLine(r)}\x1b[K`),
+          })
+        } catch (error) {
+          if (error instanceof TypeError) return command.error(`error: ${error.message}`, { exitCode: 2 })
+          throw error
+        }
+        // Ctrl-C stops the pull cleanly: what it stored stays, and the next run resumes.
+        const cancel = () => void service.pulls.cancel(pull.id)
+        process.once('SIGINT', cancel)
+        const report = await pull.done
+        process.off('SIGINT', cancel)
+        if (live) process.stderr.write('\r\x1b[K')
+        process.stdout.write(summary(report))
+        if (report.errors.length) {
+          process.stderr.write(`Problems${report.errors.length >= 100 ? ' (first 100)' : ''}:\n`)
+          for (const e of report.errors.slice(0, 20)) process.stderr.write(`  ${e.step}: ${e.reason}\n`)
+          if (report.errors.length > 20) process.stderr.write(`  … ${report.errors.length - 20} more on the console's Data page\n`)
+        }
+        if (report.status !== 'completed') throw new Error(`${report.failure} (what was fetched is kept; run the same pull again to resume)`)
+      })
+    })
+}
