@@ -12,3 +12,11 @@ export class ForbiddenError extends Error {
     this.name = 'ForbiddenError'
   }
 }
+
+/** Input a service refuses before doing anything (a transport's 400 / BAD_REQUEST; the CLI's usage error). */
+export class InvalidInputError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'InvalidInputError'
+  }
+}

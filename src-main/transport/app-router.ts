@@ -3,6 +3,7 @@ import { conversationsRouter } from '../modules/conversations/conversations.rout
 import { overviewRouter } from '../modules/overview/overview.router'
 import { callLogsRouter } from '../modules/call-logs/call-logs.router'
 import { importsRouter } from '../modules/imports/imports.router'
+import { pullsRouter } from '../modules/pull/pulls.router'
 import { providersRouter } from '../modules/providers/providers.router'
 import { settingsRouter } from '../modules/settings/settings.router'
 import { sipTrunksRouter } from '../modules/sip-trunks/sip-trunks.router'
@@ -21,6 +22,7 @@ export const appRouter = router({
   overview: overviewRouter,
   callLogs: callLogsRouter,
   imports: importsRouter,
+  pulls: pullsRouter,
   squads: squadsRouter,
   providers: providersRouter,
   sipTrunks: sipTrunksRouter,

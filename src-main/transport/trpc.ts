@@ -1,5 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server'
-import { ForbiddenError, NotFoundError } from '../modules/errors'
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../modules/errors'
 import { type Principal, TokenError } from '../modules/tokens/tokens.service'
 import type { ListenerControl } from '../desktop/listener-control'
 import type { Service } from '../service'
@@ -44,6 +44,7 @@ const mapServiceErrors = t.middleware(async ({ next }) => {
     const cause = result.error.cause
     if (cause instanceof NotFoundError) throw new TRPCError({ code: 'NOT_FOUND', message: cause.message, cause })
     if (cause instanceof TokenError) throw new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause })
+    if (cause instanceof InvalidInputError) throw new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause })
     if (cause instanceof ForbiddenError) throw new TRPCError({ code: 'FORBIDDEN', message: cause.message, cause })
   }
   return result

@@ -4,19 +4,23 @@ import { collectErrors, screenshot } from '../helpers/browser'
 import type { ServeProcess } from '../helpers/cli'
 import { startConsoleSession } from '../helpers/console-session'
 import { tempDir } from '../helpers/temp-dir'
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
 
 let server: ServeProcess
 let browser: Browser
 let signInLink: string
 let sessionToken: string
+let remote: TestServer
 
 beforeAll(async () => {
   ;({ server, browser, signInLink, sessionToken } = await startConsoleSession(`${tempDir()}/e2e-data.sqlite`))
+  remote = await startTestServer()
 }, 90_000)
 
 afterAll(async () => {
   await browser?.close()
   await server?.stop()
+  await remote?.close()
 })
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
@@ -45,6 +49,38 @@ describe('data page in Chromium', () => {
     const logs = (await (await fetch(`${server.url}/logs/calls?start_date=2020-01-03&end_date=2020-01-03`, { headers: { Authorization: `Bearer ${sessionToken}` } })).json()) as Array<{ id: string }>
     expect(logs.map((l) => l.id)).toEqual([uuid(2), uuid(1)])
     await screenshot(page, 'data')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('pulls from a live backend: the form checks its input, the pull runs, its counts show in the history', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } })
+    const errors = collectErrors(page)
+    await page.goto(signInLink)
+    await page.getByTestId('signed-in-as').waitFor()
+    await page.evaluate(`window.location.hash = '#/data'`)
+    await page.getByTestId('data-page').waitFor()
+    await page.getByTestId('pull-base-url').fill('backend.example.com')
+    await page.getByTestId('pull-start').click()
+    await page.getByText('enter the backend address, starting with http:// or https://').waitFor()
+    await page.getByText('a token for the backend is needed').waitFor()
+
+    await page.getByTestId('pull-base-url').fill(remote.url)
+    await page.getByTestId('pull-token').fill(ADMIN_TOKEN)
+    await page.getByTestId('pull-since').fill('2026-11-18')
+    await page.getByTestId('pull-start').click()
+    await page.getByTestId('pull-status').filter({ hasText: 'completed' }).waitFor({ timeout: 30_000 })
+    const fetched = remote.service.handle.sqlite.prepare("select count(*) from call_logs where timestamp >= '2026-11-18T00:00:00.000Z'").pluck().get() as number
+    const row = await page.getByTestId('pull-history').locator('tbody tr').first().innerText()
+    expect(row).toContain(remote.url)
+    expect(row).toMatch(new RegExp(`completed\\s+${fetched.toLocaleString("en-US")}\\s`, "i"))
+    expect(await page.getByTestId('pull-details').innerText()).toContain(`${fetched.toLocaleString('en-US')} fetched in`)
+    // What was pulled is in the store: the remote's newest line answers on this server's REST port.
+    const newest = remote.service.handle.sqlite.prepare('select id, timestamp from call_logs order by timestamp desc limit 1').get() as { id: string; timestamp: string }
+    const at = encodeURIComponent(newest.timestamp)
+    const logs = (await (await fetch(`${server.url}/logs/calls?start_date=${at}&end_date=${at}`, { headers: { Authorization: `Bearer ${sessionToken}` } })).json()) as Array<{ id: string }>
+    expect(logs.map((l) => l.id)).toContain(newest.id)
+    await screenshot(page, 'data-pull')
     expect(errors).toEqual([])
     await page.close()
   })

@@ -1,6 +1,8 @@
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createService, type Service } from '../../src-main/service'
+import { appRouter } from '../../src-main/transport/app-router'
+import { createCallerFactory } from '../../src-main/transport/trpc'
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy'
 import { tempDir } from '../helpers/temp-dir'
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
@@ -217,5 +219,33 @@ describe('pull from a live backend', () => {
     await expect(local.pulls.pull({ ...base, tenantId: 'acme' })).rejects.toThrow('the tenant id must be a UUID: "acme"')
     await expect(local.pulls.pull({ ...base, token: ' ' })).rejects.toThrow('a token is needed to pull')
     expect(await local.pulls.list()).toEqual([])
+  })
+})
+
+describe('pulls over tRPC (the console)', () => {
+  const caller = (role: 'admin' | 'viewer') => createCallerFactory(appRouter)({ service: local, principal: { role, tenantId: null, tokenId: null } })
+
+  it('starts a pull in the background and reports it through get and list; admins only', async () => {
+    await freshLocal()
+    const { id } = await caller('admin').pulls.start({ baseUrl: remote.url, token: ADMIN_TOKEN, since: '2026-11-18', tenantId: '', rate: 1000 })
+    let report = await caller('admin').pulls.get({ id })
+    for (let i = 0; report.status === 'running' && i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      report = await caller('admin').pulls.get({ id })
+    }
+    expect(report.status).toBe('completed')
+    expect(report.counts.callLogs.inserted).toBe(count(remoteRows("select id from call_logs where timestamp >= '2026-11-18T00:00:00.000Z'")))
+    expect((await caller('admin').pulls.list()).map((p) => p.id)).toEqual([id])
+    await expect(caller('viewer').pulls.list()).rejects.toMatchObject({ code: 'FORBIDDEN' })
+  })
+
+  it('answers BAD_REQUEST with the reason for bad input, and starts nothing', async () => {
+    await freshLocal()
+    await expect(caller('admin').pulls.start({ baseUrl: 'remote', token: 'x' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('starting with http:// or https://') })
+    await expect(caller('admin').pulls.start({ baseUrl: remote.url, token: 'x', since: 'tomorrow-ish' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: '--since must be an ISO 8601 date or date-time: "tomorrow-ish"',
+    })
+    expect(await caller('admin').pulls.list()).toEqual([])
   })
 })

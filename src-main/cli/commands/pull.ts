@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander'
+import { InvalidInputError } from '../../modules/errors'
 import type { PullReport } from '../../modules/pull/pulls.service'
 import { withService } from '../open-service'
 
@@ -57,7 +58,7 @@ export function registerPull(program: Command): void {
             onProgress: (r) => live && process.stderr.write(`\r${progressLine(r)}\x1b[K`),
           })
         } catch (error) {
-          if (error instanceof TypeError) return command.error(`error: ${error.message}`, { exitCode: 2 })
+          if (error instanceof InvalidInputError) return command.error(`error: ${error.message}`, { exitCode: 2 })
           throw error
         }
         // Ctrl-C stops the pull cleanly: what it stored stays, and the next run resumes.

@@ -6,7 +6,7 @@ import { sessionListSchema } from '../../../src-shared/schemas/session'
 import { tenantSchema } from '../../../src-shared/schemas/tenant'
 import type { Database, NewTenant, PullStatus } from '../../db/schema'
 import { isProcessAlive } from '../../lib/process-alive'
-import { NotFoundError } from '../errors'
+import { InvalidInputError, NotFoundError } from '../errors'
 import { checkCallLog } from '../imports/call-log-record'
 import { prepareCallLogInsert, withFtsBatched } from '../imports/imports.repo'
 import { CALL_LOG_PAGE_LIMIT, walkCallLogWindows } from './call-log-windows'
@@ -145,16 +145,21 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
 
   /** Checks options and records the pull; the returned promise settles with its final report. */
   async function begin(options: PullOptions): Promise<{ id: string; done: Promise<PullReport> }> {
-    const source = normalizeBaseUrl(options.baseUrl)
-    if (!options.token.trim()) throw new TypeError('a token is needed to pull')
+    let source: string
+    try {
+      source = normalizeBaseUrl(options.baseUrl)
+    } catch (error) {
+      throw new InvalidInputError((error as Error).message)
+    }
+    if (!options.token.trim()) throw new InvalidInputError('a token is needed to pull')
     const tenantId = options.tenantId?.toLowerCase() ?? null
-    if (tenantId !== null && !UUID.test(tenantId)) throw new TypeError(`the tenant id must be a UUID: ${JSON.stringify(options.tenantId)}`)
-    for (const squad of options.squads ?? []) if (!UUID.test(squad)) throw new TypeError(`a squad id must be a UUID: ${JSON.stringify(squad)}`)
+    if (tenantId !== null && !UUID.test(tenantId)) throw new InvalidInputError(`the tenant id must be a UUID: ${JSON.stringify(options.tenantId)}`)
+    for (const squad of options.squads ?? []) if (!UUID.test(squad)) throw new InvalidInputError(`a squad id must be a UUID: ${JSON.stringify(squad)}`)
     const startedMs = Date.now()
     const since = options.since === undefined ? iso(startedMs - DEFAULT_PULL_DAYS * 86_400_000) : parseInstant(options.since)
-    if (since === null) throw new TypeError(`--since must be an ISO 8601 date or date-time: ${JSON.stringify(options.since)}`)
-    if (Date.parse(since) > startedMs) throw new TypeError('--since is in the future')
-    if (options.rate !== undefined && !(options.rate > 0 && options.rate <= 1000)) throw new TypeError('the rate must be between 0 and 1000 requests per second')
+    if (since === null) throw new InvalidInputError(`--since must be an ISO 8601 date or date-time: ${JSON.stringify(options.since)}`)
+    if (Date.parse(since) > startedMs) throw new InvalidInputError('--since is in the future')
+    if (options.rate !== undefined && !(options.rate > 0 && options.rate <= 1000)) throw new InvalidInputError('the rate must be between 0 and 1000 requests per second')
 
     const now = iso(startedMs)
     const row: repo.PullRow = {
@@ -411,7 +416,7 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
     } catch (error) {
       const cancelled = error instanceof RemoteError && error.kind === 'cancelled'
       row.status = cancelled ? 'cancelled' : 'failed'
-      row.failure = error instanceof RemoteError || error instanceof TypeError ? error.message : `could not store what was fetched: ${(error as Error).message}`
+      row.failure = error instanceof RemoteError ? error.message : `could not store what was fetched: ${(error as Error).message}`
     }
     const end = { ...progress(), status: row.status, failure: row.failure, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
     Object.assign(row, end)

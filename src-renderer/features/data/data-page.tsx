@@ -8,6 +8,8 @@ import { NeedsRole, Section } from '../../components/section'
 import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { ImportErrors } from './import-errors'
+import { PullForm } from './pull-form'
+import { PullHistory } from './pull-history'
 import { uploadCallLogs } from './upload-call-logs'
 
 const STATUS_COLOR: Record<ImportReport['status'], string> = { running: 'blue', completed: 'green', failed: 'red', interrupted: 'orange' }
@@ -151,7 +153,7 @@ function ImportHistory() {
   )
 }
 
-/** Bringing call logs in: upload a file, watch it land, read what was refused and why. */
+/** Bringing data in: upload a call log file or pull from a live backend, watch it land, read what was refused and why. */
 export function DataPage() {
   const trpc = useTRPC()
   const whoami = useQuery(trpc.tokens.whoami.queryOptions())
@@ -159,7 +161,7 @@ export function DataPage() {
     <Stack gap="md" data-testid="data-page">
       <Title order={3}>Data</Title>
       {whoami.data && whoami.data.role !== 'admin' ? (
-        <NeedsRole what="Importing call logs" />
+        <NeedsRole what="Importing and pulling data" />
       ) : (
         <>
           <Section title="Import call logs">
@@ -167,6 +169,12 @@ export function DataPage() {
           </Section>
           <Section title="Imports">
             <ImportHistory />
+          </Section>
+          <Section title="Pull from a live backend">
+            <PullForm />
+          </Section>
+          <Section title="Pulls" testId="pulls">
+            <PullHistory />
           </Section>
         </>
       )}

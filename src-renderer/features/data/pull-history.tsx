@@ -1,0 +1,117 @@
+import { Badge, Button, Stack, Table, Text } from '@mantine/core'
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { Fragment, useState } from 'react'
+import type { PullReport } from '../../../src-main/modules/pull/pulls.service'
+import { QueryState } from '../../components/query-state'
+import { formatNumber, formatTimestamp } from '../../lib/format'
+import { useTRPC } from '../../lib/trpc'
+
+const STATUS_COLOR: Record<PullReport['status'], string> = { running: 'blue', completed: 'green', failed: 'red', interrupted: 'orange', cancelled: 'gray' }
+
+/** What a pull fetched, one line per kind, as the CLI prints it. */
+function PullDetails({ report }: { report: PullReport }) {
+  const c = report.counts
+  return (
+    <Stack gap={4} data-testid="pull-details">
+      {report.failure && (
+        <Text size="sm" c="red" data-testid="pull-failure">
+          Stopped: {report.failure}. What was fetched is kept; pull again to resume.
+        </Text>
+      )}
+      <Text size="sm">
+        Call logs since {formatTimestamp(report.since)}: {formatNumber(c.callLogs.fetched)} fetched in {formatNumber(c.callLogs.windows)} windows,{' '}
+        {formatNumber(c.callLogs.inserted)} new, {formatNumber(c.callLogs.duplicates)} already stored, {formatNumber(c.callLogs.invalid)} refused
+        {c.callLogs.otherTenants > 0 && `, ${formatNumber(c.callLogs.otherTenants)} of other tenants skipped`}
+      </Text>
+      <Text size="sm">
+        Tenants: {c.tenants.fetched} · Sessions: {formatNumber(c.sessions.fetched)} of {c.sessions.agents} agents · Squad analytics: {c.squadAnalytics.fetched} ·
+        SIP trunks: {c.sipTrunks.fetched ? 'fetched' : 'not fetched'}
+        {c.skipped > 0 && ` · ${c.skipped} steps already done by the interrupted pull`}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {formatNumber(report.requests)} requests, {report.retries} retries
+      </Text>
+      {report.errors.length > 0 && (
+        <Table striped withTableBorder fz="xs" data-testid="pull-errors">
+          <Table.Tbody>
+            {report.errors.map((e, i) => (
+              <Table.Tr key={i}>
+                <Table.Td w={260}>{e.step}</Table.Td>
+                <Table.Td>{e.reason}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  )
+}
+
+/** Every pull, newest first; refreshed while one runs. The newest opens by itself. */
+export function PullHistory() {
+  const trpc = useTRPC()
+  const pulls = useQuery({
+    ...trpc.pulls.list.queryOptions({ limit: 20 }),
+    refetchInterval: (query) => (query.state.data?.some((p) => p.status === 'running') ? 500 : false),
+  })
+  const cancel = useMutation(trpc.pulls.cancel.mutationOptions({ onSettled: () => void pulls.refetch() }))
+  const [open, setOpen] = useState<string | null>(null)
+  const shown = open ?? pulls.data?.[0]?.id ?? null
+  return (
+    <QueryState query={pulls} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No pulls yet.</Text>}>
+      {(rows) => (
+        <Table highlightOnHover data-testid="pull-history">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Started</Table.Th>
+              <Table.Th>Source</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th ta="right">Call logs</Table.Th>
+              <Table.Th ta="right">New</Table.Th>
+              <Table.Th ta="right">Sessions</Table.Th>
+              <Table.Th ta="right">Problems</Table.Th>
+              <Table.Th ta="right">Time</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => (
+              <Fragment key={r.id}>
+                <Table.Tr onClick={() => setOpen(shown === r.id ? '' : r.id)} style={{ cursor: 'pointer' }}>
+                  <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
+                  <Table.Td>
+                    {r.source}
+                    {r.tenantId && <Text size="xs" c="dimmed">tenant {r.tenantId}</Text>}
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge size="sm" variant="light" color={STATUS_COLOR[r.status]} data-testid="pull-status">
+                      {r.status}
+                    </Badge>
+                    {r.status === 'running' && (
+                      <Button size="compact-xs" variant="subtle" ml={4} onClick={(e) => (e.stopPropagation(), cancel.mutate({ id: r.id }))}>
+                        Cancel
+                      </Button>
+                    )}
+                  </Table.Td>
+                  <Table.Td ta="right">{formatNumber(r.counts.callLogs.fetched)}</Table.Td>
+                  <Table.Td ta="right">{formatNumber(r.counts.callLogs.inserted)}</Table.Td>
+                  <Table.Td ta="right">{formatNumber(r.counts.sessions.fetched)}</Table.Td>
+                  <Table.Td ta="right" c={r.errors.length > 0 ? 'red' : undefined}>
+                    {r.errors.length}
+                  </Table.Td>
+                  <Table.Td ta="right">{r.durationMs === null ? '—' : `${(r.durationMs / 1000).toFixed(1)} s`}</Table.Td>
+                </Table.Tr>
+                {shown === r.id && (
+                  <Table.Tr>
+                    <Table.Td colSpan={8}>
+                      <PullDetails report={r} />
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+              </Fragment>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </QueryState>
+  )
+}

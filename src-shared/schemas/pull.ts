@@ -1,0 +1,24 @@
+import { z } from './zod'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** What starts a pull from a live backend, as the console's form and `pulls.start` take it. */
+export const pullRequestSchema = z.object({
+  baseUrl: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^\s/]+/i, 'enter the backend address, starting with http:// or https://'),
+  token: z.string().trim().min(1, 'a token for the backend is needed'),
+  tenantId: z
+    .string()
+    .trim()
+    .regex(UUID, 'a tenant id is a UUID')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** An ISO 8601 date or date-time; the service checks it the way the REST date parameters are. */
+  since: z.string().trim().optional().or(z.literal('').transform(() => undefined)),
+  squads: z.array(z.string().regex(UUID, 'a squad id is a UUID')).max(100).optional(),
+  rate: z.number().positive().max(1000).optional(),
+})
+
+export type PullRequest = z.input<typeof pullRequestSchema>
