@@ -1,26 +1,17 @@
-import { Badge, Button, FileInput, Group, Progress, Stack, Table, Text, Title } from '@mantine/core'
+import { Button, FileInput, Group, Progress, Stack, Table, Text, Title } from '@mantine/core'
 import { IconFileImport } from '@tabler/icons-react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Fragment, useState } from 'react'
+import { useState } from 'react'
 import type { ImportReport } from '../../../src-main/modules/imports/imports.service'
 import { QueryState } from '../../components/query-state'
 import { NeedsRole, Section } from '../../components/section'
 import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { ImportErrors } from './import-errors'
+import { ExpandableRow, RunStatusBadge, runDuration } from './run-history'
 import { PullForm } from './pull-form'
 import { PullHistory } from './pull-history'
 import { uploadCallLogs } from './upload-call-logs'
-
-const STATUS_COLOR: Record<ImportReport['status'], string> = { running: 'blue', completed: 'green', failed: 'red', interrupted: 'orange' }
-
-function StatusBadge({ status }: { status: ImportReport['status'] }) {
-  return (
-    <Badge size="sm" variant="light" color={STATUS_COLOR[status]}>
-      {status}
-    </Badge>
-  )
-}
 
 function Counts({ report }: { report: ImportReport }) {
   return (
@@ -88,7 +79,7 @@ function ImportForm() {
       {upload.data && (
         <Stack gap="xs" data-testid="import-result">
           <Group gap="xs">
-            <StatusBadge status={upload.data.status} />
+            <RunStatusBadge status={upload.data.status} />
             <Counts report={upload.data} />
           </Group>
           <ImportErrors report={upload.data} />
@@ -121,30 +112,30 @@ function ImportHistory() {
           </Table.Thead>
           <Table.Tbody>
             {rows.map((r) => (
-              <Fragment key={r.id}>
-                <Table.Tr onClick={() => setOpen(open === r.id ? null : r.id)} style={{ cursor: 'pointer' }}>
-                  <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
-                  <Table.Td>{r.source}</Table.Td>
-                  <Table.Td>{r.format}</Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={r.status} />
-                  </Table.Td>
-                  <Table.Td ta="right">{formatNumber(r.recordsRead)}</Table.Td>
-                  <Table.Td ta="right">{formatNumber(r.inserted)}</Table.Td>
-                  <Table.Td ta="right">{formatNumber(r.duplicates)}</Table.Td>
-                  <Table.Td ta="right" c={r.invalid > 0 ? 'red' : undefined}>
-                    {formatNumber(r.invalid)}
-                  </Table.Td>
-                  <Table.Td ta="right">{r.durationMs === null ? '—' : `${(r.durationMs / 1000).toFixed(1)} s`}</Table.Td>
-                </Table.Tr>
-                {open === r.id && (
-                  <Table.Tr>
-                    <Table.Td colSpan={9}>
-                      <ImportErrors report={r} />
+              <ExpandableRow
+                key={r.id}
+                open={open === r.id}
+                onToggle={() => setOpen(open === r.id ? null : r.id)}
+                colSpan={9}
+                details={<ImportErrors report={r} />}
+                cells={
+                  <>
+                    <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
+                    <Table.Td>{r.source}</Table.Td>
+                    <Table.Td>{r.format}</Table.Td>
+                    <Table.Td>
+                      <RunStatusBadge status={r.status} />
                     </Table.Td>
-                  </Table.Tr>
-                )}
-              </Fragment>
+                    <Table.Td ta="right">{formatNumber(r.recordsRead)}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(r.inserted)}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(r.duplicates)}</Table.Td>
+                    <Table.Td ta="right" c={r.invalid > 0 ? 'red' : undefined}>
+                      {formatNumber(r.invalid)}
+                    </Table.Td>
+                    <Table.Td ta="right">{runDuration(r.durationMs)}</Table.Td>
+                  </>
+                }
+              />
             ))}
           </Table.Tbody>
         </Table>

@@ -1,12 +1,11 @@
-import { Badge, Button, Stack, Table, Text } from '@mantine/core'
+import { Button, Stack, Table, Text } from '@mantine/core'
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { Fragment, useState } from 'react'
+import { useState } from 'react'
 import type { PullReport } from '../../../src-main/modules/pull/pulls.service'
 import { QueryState } from '../../components/query-state'
 import { formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
-
-const STATUS_COLOR: Record<PullReport['status'], string> = { running: 'blue', completed: 'green', failed: 'red', interrupted: 'orange', cancelled: 'gray' }
+import { ExpandableRow, RunStatusBadge, runDuration } from './run-history'
 
 /** What a pull fetched, one line per kind, as the CLI prints it. */
 function PullDetails({ report }: { report: PullReport }) {
@@ -75,39 +74,37 @@ export function PullHistory() {
           </Table.Thead>
           <Table.Tbody>
             {rows.map((r) => (
-              <Fragment key={r.id}>
-                <Table.Tr onClick={() => setOpen(shown === r.id ? '' : r.id)} style={{ cursor: 'pointer' }}>
-                  <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
-                  <Table.Td>
-                    {r.source}
-                    {r.tenantId && <Text size="xs" c="dimmed">tenant {r.tenantId}</Text>}
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge size="sm" variant="light" color={STATUS_COLOR[r.status]} data-testid="pull-status">
-                      {r.status}
-                    </Badge>
-                    {r.status === 'running' && (
-                      <Button size="compact-xs" variant="subtle" ml={4} onClick={(e) => (e.stopPropagation(), cancel.mutate({ id: r.id }))}>
-                        Cancel
-                      </Button>
-                    )}
-                  </Table.Td>
-                  <Table.Td ta="right">{formatNumber(r.counts.callLogs.fetched)}</Table.Td>
-                  <Table.Td ta="right">{formatNumber(r.counts.callLogs.inserted)}</Table.Td>
-                  <Table.Td ta="right">{formatNumber(r.counts.sessions.fetched)}</Table.Td>
-                  <Table.Td ta="right" c={r.errors.length > 0 ? 'red' : undefined}>
-                    {r.errors.length}
-                  </Table.Td>
-                  <Table.Td ta="right">{r.durationMs === null ? '—' : `${(r.durationMs / 1000).toFixed(1)} s`}</Table.Td>
-                </Table.Tr>
-                {shown === r.id && (
-                  <Table.Tr>
-                    <Table.Td colSpan={8}>
-                      <PullDetails report={r} />
+              <ExpandableRow
+                key={r.id}
+                open={shown === r.id}
+                onToggle={() => setOpen(shown === r.id ? '' : r.id)}
+                colSpan={8}
+                details={<PullDetails report={r} />}
+                cells={
+                  <>
+                    <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
+                    <Table.Td>
+                      {r.source}
+                      {r.tenantId && <Text size="xs" c="dimmed">tenant {r.tenantId}</Text>}
                     </Table.Td>
-                  </Table.Tr>
-                )}
-              </Fragment>
+                    <Table.Td>
+                      <RunStatusBadge status={r.status} testId="pull-status" />
+                      {r.status === 'running' && (
+                        <Button size="compact-xs" variant="subtle" ml={4} onClick={(e) => (e.stopPropagation(), cancel.mutate({ id: r.id }))}>
+                          Cancel
+                        </Button>
+                      )}
+                    </Table.Td>
+                    <Table.Td ta="right">{formatNumber(r.counts.callLogs.fetched)}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(r.counts.callLogs.inserted)}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(r.counts.sessions.fetched)}</Table.Td>
+                    <Table.Td ta="right" c={r.errors.length > 0 ? 'red' : undefined}>
+                      {r.errors.length}
+                    </Table.Td>
+                    <Table.Td ta="right">{runDuration(r.durationMs)}</Table.Td>
+                  </>
+                }
+              />
             ))}
           </Table.Tbody>
         </Table>
