@@ -8,3 +8,8 @@ export function isProcessAlive(pid: number | null): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
+
+/** A run recorded as "running" by a process that is not this one and no longer exists: it was killed or crashed. */
+export function isOrphanedRun(pid: number | null): boolean {
+  return pid !== process.pid && !isProcessAlive(pid)
+}

@@ -1,6 +1,7 @@
 import { z } from './zod'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Any 8-4-4-4-12 hex id, in either case (ids from other backends need not be RFC 4122 versions). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** What starts a pull from a live backend, as the console's form and `pulls.start` take it. */
 export const pullRequestSchema = z.object({
@@ -12,12 +13,12 @@ export const pullRequestSchema = z.object({
   tenantId: z
     .string()
     .trim()
-    .regex(UUID, 'a tenant id is a UUID')
+    .regex(UUID_PATTERN, 'a tenant id is a UUID')
     .optional()
     .or(z.literal('').transform(() => undefined)),
   /** An ISO 8601 date or date-time; the service checks it the way the REST date parameters are. */
   since: z.string().trim().optional().or(z.literal('').transform(() => undefined)),
-  squads: z.array(z.string().regex(UUID, 'a squad id is a UUID')).max(100).optional(),
+  squads: z.array(z.string().regex(UUID_PATTERN, 'a squad id is a UUID')).max(100).optional(),
   rate: z.number().positive().max(1000).optional(),
 })
 

@@ -3,7 +3,7 @@ import { Transform, type Readable } from 'node:stream'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
-import { isProcessAlive } from '../../lib/process-alive'
+import { isOrphanedRun } from '../../lib/process-alive'
 import { NotFoundError } from '../errors'
 import { checkCallLog } from './call-log-record'
 import type { ImportFormat } from './import-format'
@@ -74,7 +74,7 @@ const toReport = (row: repo.ImportRow): ImportReport => ({
 export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
   /** Imports left "running" by a process that is gone were interrupted (killed, crashed). */
   async function reconcile(): Promise<void> {
-    const dead = (await repo.runningImports(db)).filter((r) => r.pid !== process.pid && !isProcessAlive(r.pid))
+    const dead = (await repo.runningImports(db)).filter((r) => isOrphanedRun(r.pid))
     if (dead.length) await repo.markInterrupted(db, dead.map((r) => r.id), new Date().toISOString())
   }
 

@@ -100,14 +100,14 @@ export function upsertDocument(
     .execute()
 }
 
-export async function countDocuments(db: Kysely<Database>, source: string, kind: PulledKind): Promise<number> {
-  const row = await db
+export function listDocuments(db: Kysely<Database>, source: string, kind: PulledKind): Promise<Array<{ key: string; body: string; fetched_at: string }>> {
+  return db
     .selectFrom('pulled_documents')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select(['key', 'body', 'fetched_at'])
     .where('source', '=', source)
     .where('kind', '=', kind)
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
+    .orderBy('key')
+    .execute()
 }
 
 /** A tenant as the remote has it now: inserted, or every field replaced. */

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { parseInstant } from '../../../src-shared/schemas/params'
+import { UUID_PATTERN } from '../../../src-shared/schemas/pull'
 import { sessionListSchema } from '../../../src-shared/schemas/session'
 import { tenantSchema } from '../../../src-shared/schemas/tenant'
-import type { Database, NewTenant, PullStatus } from '../../db/schema'
-import { isProcessAlive } from '../../lib/process-alive'
+import type { Database, NewTenant, PulledKind, PullStatus } from '../../db/schema'
+import { isOrphanedRun } from '../../lib/process-alive'
 import { InvalidInputError, NotFoundError } from '../errors'
 import { checkCallLog } from '../imports/call-log-record'
 import { prepareCallLogInsert, withFtsBatched } from '../imports/imports.repo'
@@ -99,7 +100,6 @@ const toReport = (row: repo.PullRow): PullReport => ({
   durationMs: row.duration_ms,
 })
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const iso = (ms: number) => new Date(ms).toISOString()
 
 function tenantRow(value: unknown): { row: NewTenant } | { reason: string } {
@@ -139,7 +139,7 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
   const running = new Map<string, { controller: AbortController; done: Promise<PullReport> }>()
 
   async function reconcile(): Promise<void> {
-    const dead = (await repo.runningPulls(db)).filter((r) => r.pid !== process.pid && !isProcessAlive(r.pid))
+    const dead = (await repo.runningPulls(db)).filter((r) => isOrphanedRun(r.pid))
     if (dead.length) await repo.markInterrupted(db, dead.map((r) => r.id), new Date().toISOString())
   }
 
@@ -153,8 +153,8 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
     }
     if (!options.token.trim()) throw new InvalidInputError('a token is needed to pull')
     const tenantId = options.tenantId?.toLowerCase() ?? null
-    if (tenantId !== null && !UUID.test(tenantId)) throw new InvalidInputError(`the tenant id must be a UUID: ${JSON.stringify(options.tenantId)}`)
-    for (const squad of options.squads ?? []) if (!UUID.test(squad)) throw new InvalidInputError(`a squad id must be a UUID: ${JSON.stringify(squad)}`)
+    if (tenantId !== null && !UUID_PATTERN.test(tenantId)) throw new InvalidInputError(`the tenant id must be a UUID: ${JSON.stringify(options.tenantId)}`)
+    for (const squad of options.squads ?? []) if (!UUID_PATTERN.test(squad)) throw new InvalidInputError(`a squad id must be a UUID: ${JSON.stringify(squad)}`)
     const startedMs = Date.now()
     const since = options.since === undefined ? iso(startedMs - DEFAULT_PULL_DAYS * 86_400_000) : parseInstant(options.since)
     if (since === null) throw new InvalidInputError(`--since must be an ISO 8601 date or date-time: ${JSON.stringify(options.since)}`)
@@ -279,8 +279,9 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
           else counts.callLogs.duplicates++
           discovered.set(`tenant:${log.tenant_id}`, log.tenant_id)
           if (log.agent_id) discovered.set(`agent:${log.agent_id}`, log.tenant_id)
-          const squad = (JSON.parse(log.details as string) as { squad_id?: unknown }).squad_id
-          if (typeof squad === 'string' && UUID.test(squad)) discovered.set(`squad:${squad.toLowerCase()}`, log.tenant_id)
+          // From the record as received: the row's details are already serialized for the store.
+          const squad = (value as { details?: { squad_id?: unknown } }).details?.squad_id
+          if (typeof squad === 'string' && UUID_PATTERN.test(squad)) discovered.set(`squad:${squad.toLowerCase()}`, log.tenant_id)
         }
       }),
     )
@@ -290,12 +291,10 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
       const saved = await repo.getCursor(db, source, key)
       const cover = saved ? (JSON.parse(saved) as { from: string; to: string }) : null
       const sinceMs = Date.parse(row.since)
-      let from = sinceMs
       // Coverage is contiguous from cover.from: when it already holds `since`, start near its end.
-      if (cover && Date.parse(cover.from) <= sinceMs && Date.parse(cover.to) >= sinceMs) {
-        from = Math.max(sinceMs, Date.parse(cover.to) - RESUME_OVERLAP_MS)
-      }
-      const coverFrom = cover && Date.parse(cover.from) <= sinceMs && Date.parse(cover.to) >= sinceMs ? cover.from : row.since
+      const continues = cover !== null && Date.parse(cover.from) <= sinceMs && Date.parse(cover.to) >= sinceMs
+      const from = continues ? Math.max(sinceMs, Date.parse(cover.to) - RESUME_OVERLAP_MS) : sinceMs
+      const coverFrom = continues ? cover.from : row.since
       await walkCallLogWindows({
         from,
         to: Date.parse(row.until),
@@ -479,9 +478,7 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
     },
 
     /** Stored documents of one kind from one source, for the console and tests. */
-    documents(source: string, kind: 'session' | 'squad_analytics' | 'sip_trunks') {
-      return db.selectFrom('pulled_documents').select(['key', 'body', 'fetched_at']).where('source', '=', source).where('kind', '=', kind).orderBy('key').execute()
-    },
+    documents: (source: string, kind: PulledKind) => repo.listDocuments(db, source, kind),
   }
 }
 
