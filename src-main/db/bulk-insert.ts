@@ -24,41 +24,56 @@ export function prepareInsert<T extends keyof Database & string>(
 }
 
 /**
- * Runs `load` with the table's secondary indexes and triggers dropped, then recreates them from
- * their stored definitions. Building an index once over sorted data is much cheaper than keeping
- * it up to date row by row. Call inside a transaction so a failure restores everything.
+ * Drops the table's indexes and triggers (except those named in `keep`) and returns what recreates
+ * them from their stored definitions. Building an index once over sorted data is much cheaper than
+ * keeping it up to date row by row. Run both inside one transaction, so a failure or a crash in
+ * between restores everything.
  */
-export function withIndexesDeferred(sqlite: BetterSqlite3.Database, table: string, load: () => void): void {
-  if (sqlite.inTransaction === false) throw new Error('withIndexesDeferred must run inside a transaction')
+export function dropIndexesAndTriggers(sqlite: BetterSqlite3.Database, table: string, keep: readonly string[] = []): () => void {
+  if (sqlite.inTransaction === false) throw new Error('dropping indexes for a load must happen inside a transaction')
   const objects = sqlite
     .prepare<[string], { type: 'index' | 'trigger'; name: string; sql: string }>(
       `select type, name, sql from sqlite_master
        where tbl_name = ? and type in ('index', 'trigger') and sql is not null`,
     )
     .all(table)
+    .filter((o) => !keep.includes(o.name))
   for (const o of objects) sqlite.exec(`drop ${o.type} "${o.name}"`)
+  return () => {
+    for (const o of objects) sqlite.exec(o.sql)
+  }
+}
+
+/** Runs `load` with the table's secondary indexes and triggers dropped (see above), inside a transaction. */
+export function withIndexesDeferred(sqlite: BetterSqlite3.Database, table: string, load: () => void): void {
+  const restore = dropIndexesAndTriggers(sqlite, table)
   load()
-  for (const o of objects) sqlite.exec(o.sql)
+  restore()
 }
 
 /**
- * Runs a large load with a rollback journal instead of the WAL: pages appended to a growing file
- * are not journaled at all, where the WAL would write every page twice (log, then checkpoint).
- * Only possible while no other connection has the database open; otherwise the WAL stays.
+ * Switches a WAL database to a rollback journal for a large load and returns what switches back:
+ * pages appended to a growing file are not journaled at all, where the WAL would write every page
+ * twice (log, then checkpoint). Only possible while no other connection has the database open;
+ * otherwise the WAL stays. A crash in between leaves a hot journal that the next open rolls back,
+ * and openDatabase turns the WAL on again.
  */
-export function withRollbackJournal<T>(sqlite: BetterSqlite3.Database, load: () => T): T {
-  const previous = String(sqlite.pragma('journal_mode', { simple: true }))
-  let switched = false
-  if (previous === 'wal') {
-    try {
-      switched = String(sqlite.pragma('journal_mode = DELETE', { simple: true })) === 'delete'
-    } catch {
-      switched = false
-    }
+export function useRollbackJournal(sqlite: BetterSqlite3.Database): () => void {
+  if (String(sqlite.pragma('journal_mode', { simple: true })) !== 'wal') return () => {}
+  try {
+    if (String(sqlite.pragma('journal_mode = DELETE', { simple: true })) === 'delete') return () => sqlite.pragma('journal_mode = WAL')
+  } catch {
+    // Another connection has the database open: keep the WAL.
   }
+  return () => {}
+}
+
+/** Runs a large load with a rollback journal (see useRollbackJournal). */
+export function withRollbackJournal<T>(sqlite: BetterSqlite3.Database, load: () => T): T {
+  const restore = useRollbackJournal(sqlite)
   try {
     return load()
   } finally {
-    if (switched) sqlite.pragma(`journal_mode = ${previous}`)
+    restore()
   }
 }

@@ -56,6 +56,7 @@ export function booleanParam(description: string) {
     .openapi({ type: 'boolean', description })
 }
 
+const STORE_FORMAT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2})?$/
 
@@ -80,6 +81,12 @@ function dateProblem(text: string): string | null {
  * of it, so `end_date=2026-11-20` includes the whole 20th.
  */
 export function parseInstant(text: string, endOfDay = false): string | null {
+  // Most inputs (every record the API or an export writes) are already in the store's format:
+  // a round trip through Date proves it valid at a fraction of the general path's cost.
+  if (STORE_FORMAT.test(text)) {
+    const ms = Date.parse(text)
+    if (!Number.isNaN(ms) && new Date(ms).toISOString() === text) return text
+  }
   if (dateProblem(text) !== null) return null
   if (DATE_ONLY.test(text)) {
     const start = Date.parse(`${text}T00:00:00.000Z`)

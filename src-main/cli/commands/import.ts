@@ -25,8 +25,13 @@ export function registerImport(program: Command): void {
     .description('import call log records from NDJSON, a JSON array (as GET /logs/calls returns) or CSV; known ids are skipped')
     .argument('<file>', 'the file to read ("-" for standard input, with --format)')
     .addOption(new Option('-f, --format <format>', 'file format (default: from the extension, else the content)').choices(['ndjson', 'json', 'csv']))
+    .addOption(
+      new Option('--bulk <when>', 'load in one transaction and rebuild the indexes at the end: faster, but nothing lands before the end')
+        .choices(['auto', 'always', 'never'])
+        .default('auto', 'auto: when the file holds 50,000+ records and about as many as the store'),
+    )
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
-    .action(async (file: string, opts: { format?: 'ndjson' | 'json' | 'csv'; db?: string }) => {
+    .action(async (file: string, opts: { format?: 'ndjson' | 'json' | 'csv'; bulk: 'auto' | 'always' | 'never'; db?: string }) => {
       const { detectFormat } = await import('../../modules/imports/import-format')
       const fromStdin = file === '-'
       if (fromStdin && !opts.format) throw new Error('reading standard input needs --format')
@@ -42,6 +47,7 @@ export function registerImport(program: Command): void {
           source: path ? basename(path) : 'standard input',
           format,
           bytesTotal: size,
+          bulk: opts.bulk === 'auto' ? 'auto' : opts.bulk === 'always',
           onProgress: (p) => bar?.update(p.bytesRead, { records: n(p.recordsRead), inserted: n(p.inserted), invalid: n(p.invalid) }),
         })
         bar?.stop()

@@ -1,5 +1,5 @@
-import { createInterface } from 'node:readline'
 import type { Readable } from 'node:stream'
+import { StringDecoder } from 'node:string_decoder'
 import { parse as parseCsv } from 'csv-parse'
 import { EXPORT_COLUMNS } from '../call-logs/call-logs.export'
 import type { ImportFormat } from './import-format'
@@ -19,16 +19,50 @@ const parseJson = (line: number, text: string): SourceRecord => {
   }
 }
 
-async function* ndjson(input: Readable): AsyncGenerator<SourceRecord> {
+/** A line longer than this is one refused record, skipped to its end: memory stays bounded. */
+const MAX_LINE_CHARS = 16 * 1024 * 1024
+
+/**
+ * Lines split by hand rather than with readline: one string per chunk and indexOf, about a
+ * tenth of readline's cost per line, which matters at 100,000 lines a second.
+ */
+async function* ndjson(input: Readable): AsyncGenerator<SourceRecord[]> {
+  const decoder = new StringDecoder('utf8')
+  let carry = ''
   let line = 0
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+  let skipping = false
+  const take = (text: string, out: SourceRecord[]) => {
     line++
+    if (skipping) {
+      skipping = false
+      out.push({ line, reason: `longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters, not read` })
+      return
+    }
     const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim()
-    if (trimmed) yield parseJson(line, trimmed)
+    if (trimmed) out.push(parseJson(line, trimmed))
   }
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    const text = carry + decoder.write(chunk)
+    const out: SourceRecord[] = []
+    let start = 0
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      take(text.slice(start, end), out)
+      start = end + 1
+    }
+    carry = text.slice(start)
+    if (carry.length > MAX_LINE_CHARS) {
+      skipping = true
+      carry = ''
+    }
+    if (out.length) yield out
+  }
+  carry += decoder.end()
+  const out: SourceRecord[] = []
+  if (carry || skipping) take(carry, out)
+  if (out.length) yield out
 }
 
-async function* jsonArray(input: Readable): AsyncGenerator<SourceRecord> {
+async function* jsonArray(input: Readable): AsyncGenerator<SourceRecord[]> {
   const splitter = new JsonArraySplitter()
   input.setEncoding('utf8')
   let first = true
@@ -36,7 +70,8 @@ async function* jsonArray(input: Readable): AsyncGenerator<SourceRecord> {
     for await (const chunk of input as AsyncIterable<string>) {
       const text = first ? chunk.replace(/^\uFEFF/, '') : chunk
       first = false
-      for (const element of splitter.push(text)) yield parseJson(element.line, element.text)
+      const elements = splitter.push(text)
+      if (elements.length) yield elements.map((element) => parseJson(element.line, element.text))
     }
     splitter.end()
   } catch (error) {
@@ -53,7 +88,7 @@ const NULLABLE = new Set<string>(['agent_id', 'session_id', 'call_id', 'user_id'
  * text, empty = null). Extra columns are ignored; a row with the wrong number of fields is one
  * refused record (csv-parse's on_skip), the rest of the file goes on.
  */
-async function* csv(input: Readable): AsyncGenerator<SourceRecord> {
+async function* csv(input: Readable): AsyncGenerator<SourceRecord[]> {
   const skipped: SourceRecord[] = []
   const parser = input.pipe(
     parseCsv({
@@ -74,7 +109,7 @@ async function* csv(input: Readable): AsyncGenerator<SourceRecord> {
   )
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-      while (skipped.length) yield skipped.shift()!
+      if (skipped.length) yield skipped.splice(0)
       const value: Record<string, unknown> = {}
       for (const [key, text] of Object.entries(record)) {
         if (NULLABLE.has(key)) value[key] = text === '' ? null : text
@@ -87,7 +122,7 @@ async function* csv(input: Readable): AsyncGenerator<SourceRecord> {
           }
         } else value[key] = text
       }
-      yield { line: info.lines, value }
+      yield [{ line: info.lines, value }]
     }
   } catch (error) {
     if (error instanceof ImportFormatError) throw error
@@ -95,10 +130,10 @@ async function* csv(input: Readable): AsyncGenerator<SourceRecord> {
     if (e.code?.startsWith('CSV_')) throw new ImportFormatError(`line ${e.lines ?? '?'}: ${e.message}`)
     throw error
   }
-  while (skipped.length) yield skipped.shift()!
+  if (skipped.length) yield skipped.splice(0)
 }
 
-/** The records of a file in the given format, in file order. */
-export function readRecords(input: Readable, format: ImportFormat): AsyncGenerator<SourceRecord> {
+/** The records of a file in the given format, in file order, a chunk's worth at a time. */
+export function readRecords(input: Readable, format: ImportFormat): AsyncGenerator<SourceRecord[]> {
   return format === 'ndjson' ? ndjson(input) : format === 'json' ? jsonArray(input) : csv(input)
 }

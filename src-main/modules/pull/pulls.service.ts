@@ -9,7 +9,7 @@ import type { Database, NewTenant, PulledKind, PullStatus } from '../../db/schem
 import { isOrphanedRun } from '../../lib/process-alive'
 import { InvalidInputError, NotFoundError } from '../errors'
 import { checkCallLog } from '../imports/call-log-record'
-import { prepareCallLogInsert, withFtsBatched } from '../imports/imports.repo'
+import { callLogValues, prepareCallLogInsert, withFtsBatched } from '../imports/imports.repo'
 import { CALL_LOG_PAGE_LIMIT, walkCallLogWindows } from './call-log-windows'
 import * as repo from './pulls.repo'
 import { createRemoteClient, normalizeBaseUrl, RemoteError, type RemoteClient } from './remote-client'
@@ -275,7 +275,7 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
             counts.callLogs.otherTenants++
             continue
           }
-          if (insertLog(log)) counts.callLogs.inserted++
+          if (insertLog(callLogValues(log))) counts.callLogs.inserted++
           else counts.callLogs.duplicates++
           discovered.set(`tenant:${log.tenant_id}`, log.tenant_id)
           if (log.agent_id) discovered.set(`agent:${log.agent_id}`, log.tenant_id)

@@ -1,0 +1,69 @@
+import type { Readable } from 'node:stream'
+import { checkCallLog } from './call-log-record'
+import type { ImportFormat } from './import-format'
+import { callLogValues, type CallLogValues } from './imports.repo'
+import { readRecords, type SourceRecord } from './record-readers'
+
+/** A record the parser refused: its 1-based position in the file, the line it starts on, why. */
+export interface RefusedRecord {
+  record: number
+  line: number
+  reason: string
+}
+
+/**
+ * What the parsing stage hands the writer: store-ready values (call_logs' columns in
+ * CALL_LOG_COLUMNS order) and the refused records, in file order. Plain arrays and numbers, so a
+ * batch crosses a worker boundary as a cheap structured clone.
+ */
+export interface ParsedBatch {
+  rows: CallLogValues[]
+  /** `positions[2i]` is the record number of `rows[i]`, `positions[2i + 1]` its line. */
+  positions: number[]
+  refused: RefusedRecord[]
+  /** Records read so far in the file, valid or not. */
+  recordsRead: number
+}
+
+const newBatch = (recordsRead: number): ParsedBatch => ({ rows: [], positions: [], refused: [], recordsRead })
+
+/**
+ * Reads, parses and validates the records of `input` in batches of about `size` records.
+ * The whole import's CPU work outside SQLite happens here, which is why it can run in a worker
+ * (parse-worker.ts) while the main thread writes. Throws ImportFormatError where the file cannot
+ * be read further, after yielding the records before that point.
+ */
+export async function* parsedBatches(input: Readable, format: ImportFormat, size: number): AsyncGenerator<ParsedBatch> {
+  let recordsRead = 0
+  let batch = newBatch(0)
+  const groups = readRecords(input, format)
+  for (;;) {
+    let next: IteratorResult<SourceRecord[]>
+    try {
+      next = await groups.next()
+    } catch (error) {
+      // The records before the point the file breaks at are still the user's: hand them over first.
+      if (batch.rows.length || batch.refused.length) yield batch
+      throw error
+    }
+    if (next.done) break
+    for (const source of next.value) {
+      const record = ++recordsRead
+      if ('reason' in source) batch.refused.push({ record, line: source.line, reason: source.reason })
+      else {
+        const checked = checkCallLog(source.value)
+        if ('reason' in checked) batch.refused.push({ record, line: source.line, reason: checked.reason })
+        else {
+          batch.rows.push(callLogValues(checked.row))
+          batch.positions.push(record, source.line)
+        }
+      }
+      batch.recordsRead = recordsRead
+      if (batch.rows.length + batch.refused.length >= size) {
+        yield batch
+        batch = newBatch(recordsRead)
+      }
+    }
+  }
+  if (batch.rows.length || batch.refused.length) yield batch
+}
