@@ -17,7 +17,13 @@ const contentSecurityPolicy = (): Plugin => ({
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src-main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'src-main/index.ts'),
+          // A worker thread's entry: parse-in-worker.ts starts it from next to the bundle.
+          'parse-worker': resolve(import.meta.dirname, 'src-main/modules/imports/parse-worker.ts'),
+        },
+      },
     },
   },
   preload: {

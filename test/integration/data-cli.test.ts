@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { CLI, runCli } from '../helpers/cli'
@@ -124,5 +124,44 @@ describe('callscope import, export and snapshot', () => {
     expect((after.prepare("select count(*) as n from call_logs_fts where call_logs_fts match 'latency'").get() as { n: number }).n).toBe(total)
     after.close()
     expect(dbInfo(target).counts.imports).toBe(2)
+  }, 90_000)
+
+  it('keeps nothing of a bulk import killed mid-way, every index in place, and a re-run completes it', async () => {
+    const total = 80_000
+    const file = `${dir}/bulk.ndjson`
+    writeFileSync(file, Array.from({ length: total }, (_, i) => line(i + 1)).join('\n'))
+    const target = `${dir}/bulk-killed.sqlite`
+    expect(runCli(['db', 'info', '--db', target]).status).toBe(0)
+    const schema = (db: Database.Database) => db.prepare("select type, name, sql from sqlite_master where tbl_name = 'call_logs' order by name").all()
+    const fresh = new Database(target, { readonly: true })
+    const expected = schema(fresh)
+    fresh.close()
+
+    const child = spawn(process.execPath, [CLI, 'import', 'logs', file, '--bulk', 'always', '--db', target], { stdio: 'ignore' })
+    // Kill it once rows are being written: the journal (or the WAL, if the mode stayed) grows.
+    const deadline = Date.now() + 30_000
+    let writing = false
+    while (!writing && Date.now() < deadline) {
+      writing = [`${target}-journal`, `${target}-wal`].some((f) => existsSync(f) && statSync(f).size > 1_000_000) || statSync(target).size > 20_000_000
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    child.kill('SIGKILL')
+    await new Promise((r) => child.once('exit', r))
+    expect(writing).toBe(true)
+
+    const db = new Database(target)
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    expect((db.prepare('select count(*) as n from call_logs').get() as { n: number }).n).toBe(0)
+    expect(schema(db)).toEqual(expected)
+    db.close()
+
+    const resumed = runCli(['import', 'logs', file, '--bulk', 'always', '--db', target])
+    expect(resumed.stdout).toContain(`${total.toLocaleString('en-US')} new, 0 already stored`)
+    const after = new Database(target, { readonly: true })
+    expect((after.prepare("select count(*) as n from call_logs_fts where call_logs_fts match 'latency'").get() as { n: number }).n).toBe(total)
+    expect(schema(after)).toEqual(expected)
+    after.close()
+    const history = JSON.parse(runCli(['db', 'info', '--json', '--db', target]).stdout) as { counts: Record<string, number> }
+    expect(history.counts.imports).toBe(2)
   }, 90_000)
 })

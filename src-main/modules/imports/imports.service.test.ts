@@ -6,7 +6,7 @@ import { migratedDb } from '../../../test/helpers/migrated-db'
 import { createCallLogsService } from '../call-logs/call-logs.service'
 import { csvHeader, csvLine } from '../call-logs/call-logs.export'
 import type { Principal } from '../tokens/tokens.service'
-import { createImportsService } from './imports.service'
+import { bulkPays, createImportsService, type ImportOptions } from './imports.service'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }
 const TENANT = '11111111-1111-4111-8111-111111111111'
@@ -40,11 +40,18 @@ beforeEach(async () => {
 })
 afterEach(() => handle.close())
 
-const run = (text: string, format: 'ndjson' | 'json' | 'csv', batchSize?: number) =>
-  imports.importCallLogs(Readable.from([Buffer.from(text)]), { source: `test.${format}`, format, batchSize })
+let parser: ImportOptions['parser'] = 'worker'
+const run = (text: string, format: 'ndjson' | 'json' | 'csv', batchSize?: number, more: Partial<ImportOptions> = {}) =>
+  imports.importCallLogs(Readable.from([Buffer.from(text)]), { source: `test.${format}`, format, batchSize, parser, ...more })
 const count = async () => (await logs.search(admin, callLogFilterSchema.parse({}), null, 1000)).rows.length
 
-describe('importing NDJSON', () => {
+describe.each(['worker', 'thread'] as const)('importing NDJSON, parsed on the %s', (where) => {
+  beforeEach(() => {
+    parser = where
+  })
+  afterEach(() => {
+    parser = 'worker'
+  })
   const lines = [
     JSON.stringify(record(1)),
     '',
@@ -155,5 +162,47 @@ describe('the import history', () => {
     const report = await run(JSON.stringify(record(1)), 'ndjson')
     handle.sqlite.prepare("update imports set status = 'running', pid = 999999 where id = ?").run(report.id)
     expect((await imports.get(report.id)).status).toBe('interrupted')
+  })
+})
+
+describe('bulk loading', () => {
+  const callLogObjects = () =>
+    handle.sqlite.prepare("select type, name, sql from sqlite_master where tbl_name = 'call_logs' order by type, name").all()
+  const many = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => JSON.stringify(record(from + i))).join('\n')
+
+  it('stores, dedupes and indexes as batches do, and puts every index and trigger back', async () => {
+    await run(many(1, 10), 'ndjson')
+    const before = callLogObjects()
+    expect(before.length).toBeGreaterThanOrEqual(13)
+    const report = await run(many(5, 400), 'ndjson', 100, { bulk: true })
+    expect(report).toMatchObject({ status: 'completed', recordsRead: 396, inserted: 390, duplicates: 6, invalid: 0 })
+    expect(callLogObjects()).toEqual(before)
+    expect(handle.sqlite.inTransaction).toBe(false)
+    const found = await logs.search(admin, callLogFilterSchema.parse({ q: 'number', limit: 1000 }), null, 1000)
+    expect(found.rows).toHaveLength(400)
+    expect(() => handle.sqlite.prepare("insert into call_logs_fts(call_logs_fts, rank) values ('integrity-check', 1)").run()).not.toThrow()
+    expect(handle.sqlite.pragma('integrity_check', { simple: true })).toBe('ok')
+    // The trigger is back: later lines are searchable without a bulk load.
+    await run(JSON.stringify(record(999, { message: 'afterwards' })), 'ndjson')
+    expect((await logs.search(admin, callLogFilterSchema.parse({ q: 'afterwards' }), null, 10)).rows).toHaveLength(1)
+    const again = await run(many(1, 400), 'ndjson', 100, { bulk: true })
+    expect(again).toMatchObject({ inserted: 0, duplicates: 400 })
+  })
+
+  it('keeps the records before a break in the file, indexes rebuilt', async () => {
+    const before = callLogObjects()
+    const text = `[${[1, 2, 3].map((n) => JSON.stringify(record(n))).join(',')}\n{"x": 1}]`
+    const report = await run(text, 'json', 1, { bulk: true })
+    expect(report).toMatchObject({ status: 'failed', inserted: 3, failure: 'line 2: expected "," or "]" after an element' })
+    expect(await count()).toBe(3)
+    expect(callLogObjects()).toEqual(before)
+  })
+
+  it('is chosen for a file of 50,000+ records about as large as the store, not for less', () => {
+    expect(bulkPays(60_000_000, 0)).toBe(true)
+    expect(bulkPays(60_000_000, 59_000)).toBe(true)
+    expect(bulkPays(60_000_000, 70_000)).toBe(false)
+    expect(bulkPays(40_000_000, 0)).toBe(false)
+    expect(bulkPays(null, 0)).toBe(false)
   })
 })

@@ -74,6 +74,16 @@ export interface ImportOptions {
   onProgress?: (report: ImportReport) => void
 }
 
+/**
+ * Whether a file of `bytes` is worth a bulk load into a store of `stored` call logs: rebuilding
+ * the indexes costs per stored row, keeping them up to date per loaded one (repo.beginBulkLoad).
+ */
+export function bulkPays(bytes: number | null, stored: number): boolean {
+  if (bytes === null) return false
+  const expected = bytes / BULK_BYTES_PER_RECORD
+  return expected >= BULK_MIN_RECORDS && expected >= stored
+}
+
 const toReport = (row: repo.ImportRow): ImportReport => ({
   id: row.id,
   source: row.source,
@@ -96,9 +106,7 @@ const toReport = (row: repo.ImportRow): ImportReport => ({
 export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
   async function loadsInBulk(options: ImportOptions): Promise<boolean> {
     if (options.bulk !== 'auto') return options.bulk === true
-    if (options.bytesTotal == null) return false
-    const expected = options.bytesTotal / BULK_BYTES_PER_RECORD
-    return expected >= BULK_MIN_RECORDS && expected >= (await repo.countCallLogs(db))
+    return options.bytesTotal != null && bulkPays(options.bytesTotal, await repo.countCallLogs(db))
   }
 
   /** Imports left "running" by a process that is gone were interrupted (killed, crashed). */

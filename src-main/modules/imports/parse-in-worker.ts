@@ -26,8 +26,13 @@ function workerEntry(): URL | null {
  * writes the previous ones: on two cores the import's JSON and schema work then costs the writer
  * nothing. Without a worker entry (an unusual bundle) it parses on this thread instead.
  */
-export async function* parseInWorker(input: Readable, format: ImportFormat, batchSize: number): AsyncGenerator<ParsedBatch> {
-  const entry = workerEntry()
+export async function* parseInWorker(
+  input: Readable,
+  format: ImportFormat,
+  batchSize: number,
+  /** The worker's script, when not the default one (tests run the bundled one). */
+  entry: URL | null = workerEntry(),
+): AsyncGenerator<ParsedBatch> {
   if (!entry) {
     yield* parsedBatches(input, format, batchSize)
     return
