@@ -1,0 +1,36 @@
+import { Readable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { readRecords, type SourceRecord } from './record-readers'
+
+async function all(input: Readable): Promise<SourceRecord[]> {
+  const out: SourceRecord[] = []
+  for await (const group of readRecords(input, 'ndjson')) out.push(...group)
+  return out
+}
+
+describe('reading NDJSON', () => {
+  it('numbers lines across chunks, with CRLF, a BOM, blank lines and no final newline', async () => {
+    const text = '\uFEFF{"a":1}\r\n\r\n{"b":"é"}\n{"c":3}'
+    const bytes = Buffer.from(text)
+    // Every split point, multi-byte "é" included.
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const records = await all(Readable.from([bytes.subarray(0, cut), bytes.subarray(cut)]))
+      expect(records).toEqual([
+        { line: 1, value: { a: 1 } },
+        { line: 3, value: { b: 'é' } },
+        { line: 4, value: { c: 3 } },
+      ])
+    }
+  })
+
+  it('refuses a line too long to hold, without reading it, and goes on with the next', async () => {
+    const huge = Buffer.alloc(17 * 1024 * 1024, 'x')
+    const chunks = [Buffer.from('{"a":1}\n{"s":"'), huge, Buffer.from('"}\n{"b":2}\n')]
+    const records = await all(Readable.from(chunks))
+    expect(records).toEqual([
+      { line: 1, value: { a: 1 } },
+      { line: 2, reason: 'longer than 16,777,216 characters, not read' },
+      { line: 3, value: { b: 2 } },
+    ])
+  })
+})
