@@ -55,7 +55,7 @@ async function writerFloor(file: string, db: string): Promise<number> {
     if ('reason' in checked) throw new Error(checked.reason)
     return callLogValues(checked.row)
   })
-  const insert = prepareCallLogInsert(service.db, sqlite)
+  const insert = prepareCallLogInsert(service.db, sqlite, { import_id: 'bench' })
   const started = performance.now()
   const load = beginBulkLoad(sqlite)
   for (const values of rows) insert(values)

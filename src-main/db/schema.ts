@@ -35,6 +35,8 @@ export interface TenantsTable {
   webhook_timeout_seconds: Defaulted<number>
   created_at: string
   updated_at: string
+  /** The pull that last wrote the tenant (pulls.id); null for local and seeded tenants. */
+  pull_id: Defaulted<string | null>
 }
 
 export interface AgentsTable {
@@ -145,6 +147,10 @@ export interface CallLogsTable {
   user_id: string | null
   trace_id: string | null
   request_id: string | null
+  /** The import that brought the record in (imports.id); null otherwise. */
+  import_id: Defaulted<string | null>
+  /** The pull that fetched it (pulls.id); null otherwise. */
+  pull_id: Defaulted<string | null>
 }
 
 export interface ImportsTable {

@@ -88,6 +88,7 @@ describe('call logs page in Chromium', () => {
     await page.getByTestId('details-body').waitFor()
     await expect.poll(() => page.url()).toContain(`line=${withCall.id}`)
     expect(await page.getByTestId('details-fields').innerText()).toContain(withCall.message)
+    expect(await page.getByTestId('details-origin').innerText()).toBe('Created in this store (seeded or local), not imported or pulled.')
     await page.getByTestId('details-context').waitFor()
     await page.waitForTimeout(400) // the drawer's slide-in transition
     await screenshot(page, 'call-logs-details')

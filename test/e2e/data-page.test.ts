@@ -49,6 +49,12 @@ describe('data page in Chromium', () => {
     const logs = (await (await fetch(`${server.url}/logs/calls?start_date=2020-01-03&end_date=2020-01-03`, { headers: { Authorization: `Bearer ${sessionToken}` } })).json()) as Array<{ id: string }>
     expect(logs.map((l) => l.id)).toEqual([uuid(2), uuid(1)])
     await screenshot(page, 'data')
+    // Each imported line says where it came from.
+    await page.evaluate(`window.location.hash = '#/logs?from=2020-01-01&to=2020-01-05&line=${uuid(1)}'`)
+    await page.getByTestId('details-body').waitFor()
+    expect(await page.getByTestId('details-origin').innerText()).toMatch(/^Imported from carrier\.ndjson on \d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} UTC\.$/)
+    await page.waitForTimeout(400) // the drawer's slide-in transition
+    await screenshot(page, 'call-log-origin')
     expect(errors).toEqual([])
     await page.close()
   })
@@ -81,6 +87,11 @@ describe('data page in Chromium', () => {
     const logs = (await (await fetch(`${server.url}/logs/calls?start_date=${at}&end_date=${at}`, { headers: { Authorization: `Bearer ${sessionToken}` } })).json()) as Array<{ id: string }>
     expect(logs.map((l) => l.id)).toContain(newest.id)
     await screenshot(page, 'data-pull')
+    // A pulled tenant's profile names the backend it came from.
+    const tenant = remote.service.handle.sqlite.prepare('select id from tenants order by name limit 1').pluck().get() as string
+    await page.evaluate(`window.location.hash = '#/tenants/${tenant}'`)
+    expect(await page.getByTestId('tenant-origin').innerText()).toMatch(new RegExp(`^pulled from ${remote.url.replace(/[.]/g, '\\.')} on \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2}:\\d{2} UTC$`))
+    await screenshot(page, 'tenant-origin')
     expect(errors).toEqual([])
     await page.close()
   })

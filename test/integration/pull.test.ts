@@ -18,6 +18,7 @@ let local: Service
 const remoteRows = (query: string, ...params: unknown[]) => remote.service.handle.sqlite.prepare(query).all(...params)
 const localRows = (query: string, ...params: unknown[]) => local.handle.sqlite.prepare(query).all(...params)
 const count = (rows: unknown[]) => rows.length
+const admin = { role: 'admin', tenantId: null, tokenId: null } as const
 const LOG_COLUMNS = 'id, tenant_id, log_type, log_level, message, timestamp, agent_id, session_id, call_id, user_id, trace_id, request_id, details'
 
 beforeAll(async () => {
@@ -52,8 +53,18 @@ describe('pull from a live backend', () => {
     // Windows came back under the record maximum, so none can have hidden records.
     expect(report.counts.callLogs.windows).toBeGreaterThan(expected.length / 1000)
 
-    expect(localRows('select * from tenants order by id')).toEqual(remoteRows('select * from tenants order by id'))
+    const withoutOrigin = (rows: unknown[]) => (rows as Array<Record<string, unknown>>).map(({ pull_id: _p, ...row }) => row)
+    expect(withoutOrigin(localRows('select * from tenants order by id'))).toEqual(withoutOrigin(remoteRows('select * from tenants order by id')))
     expect(report.counts.tenants.fetched).toBe(3)
+
+    // Stored with their source and time: each row names the pull, the pull its backend and start.
+    expect(localRows('select distinct pull_id, import_id from call_logs')).toEqual([{ pull_id: report.id, import_id: null }])
+    expect(localRows('select distinct pull_id from tenants')).toEqual([{ pull_id: report.id }])
+    const origin = { kind: 'pull', id: report.id, source: remote.url, at: report.startedAt }
+    const someLog = (expected[0] as { id: string }).id
+    expect((await local.callLogs.context(admin, someLog, 0, 0)).origin).toEqual(origin)
+    const someTenant = (localRows('select id from tenants limit 1')[0] as { id: string }).id
+    expect(await local.tenants.origin(admin, someTenant)).toEqual(origin)
 
     const sessions = await local.pulls.documents(report.source, 'session')
     expect(sessions.length).toBe(count(remoteRows('select id from conversations')))

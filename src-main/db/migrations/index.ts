@@ -4,6 +4,7 @@ import { squadAnalytics } from './0002-squad-analytics'
 import { callLogSessionIndex } from './0003-call-log-session-index'
 import { imports } from './0004-imports'
 import { pulls } from './0005-pulls'
+import { origins } from './0006-origins'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003-call-log-session-index': callLogSessionIndex,
   '0004-imports': imports,
   '0005-pulls': pulls,
+  '0006-origins': origins,
 }

@@ -5,6 +5,7 @@ import type { CallLogCursor, CallLogFilter } from '../../../src-shared/schemas/c
 import type { CallLogRow, Database } from '../../db/schema'
 import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
 import { NotFoundError } from '../errors'
+import { findOrigin, type Origin } from '../origins/origins.repo'
 import type { Principal } from '../tokens/tokens.service'
 import * as repo from './call-logs.search.repo'
 import { toFtsQuery, highlightRanges } from './fts-query'
@@ -43,6 +44,8 @@ export interface CallLogContext {
   pivot: 'call' | 'trace' | null
   before: CallLogLine[]
   after: CallLogLine[]
+  /** The import or pull that brought the anchor in; null for seeded and local records. */
+  origin: Origin | null
 }
 
 /** Bucket sizes the histogram picks from, smallest first (seconds). */
@@ -162,10 +165,11 @@ export function createCallLogSearch(db: Kysely<Database>, toCallLog: ToCallLog) 
       }
       const tenantId = principal.tenantId ?? undefined
       const pivot = anchor.call_id ? 'call' : anchor.trace_id ? 'trace' : null
-      if (pivot === null) return { anchor: line(anchor), pivot, before: [], after: [] }
+      const origin = await findOrigin(db, anchor)
+      if (pivot === null) return { anchor: line(anchor), pivot, before: [], after: [], origin }
       const column = pivot === 'call' ? 'call_id' : 'trace_id'
       const around = await repo.neighbours(db, column, (anchor[column] as string), anchor, before, after, tenantId)
-      return { anchor: line(anchor), pivot, before: around.before.map(line), after: around.after.map(line) }
+      return { anchor: line(anchor), pivot, before: around.before.map(line), after: around.after.map(line), origin }
     },
   }
 }

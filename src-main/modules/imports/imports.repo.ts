@@ -14,15 +14,20 @@ export const CALL_LOG_COLUMNS = [
 /** A call log row as positional values, in CALL_LOG_COLUMNS order. */
 export type CallLogValues = Array<string | null>
 
+/** Where call logs being stored come from: an import or a pull (see migration 0006-origins). */
+export type CallLogOrigin = { import_id: string } | { pull_id: string }
+
 /**
  * Inserts one call log unless a record with its id is already stored; true when it was new.
- * Compiled once by kysely, run as a prepared statement per row (see db/bulk-insert.ts for why).
+ * Every row of this writer records `origin`. Compiled once by kysely, run as a prepared statement
+ * per row (see db/bulk-insert.ts for why).
  */
-export function prepareCallLogInsert(db: Kysely<Database>, sqlite: BetterSqlite3.Database): (values: CallLogValues) => boolean {
-  const placeholder = Object.fromEntries(CALL_LOG_COLUMNS.map((c) => [c, null])) as unknown as NewCallLog
+export function prepareCallLogInsert(db: Kysely<Database>, sqlite: BetterSqlite3.Database, origin: CallLogOrigin): (values: CallLogValues) => boolean {
+  const [[column, id]] = Object.entries(origin) as [[keyof CallLogOrigin, string]]
+  const placeholder = { ...Object.fromEntries(CALL_LOG_COLUMNS.map((c) => [c, null])), [column]: null } as unknown as NewCallLog
   const { sql } = db.insertInto('call_logs').values(placeholder).onConflict((oc) => oc.column('id').doNothing()).compile()
   const statement = sqlite.prepare(sql)
-  return (values) => statement.run(values).changes === 1
+  return (values) => statement.run(values, id).changes === 1
 }
 
 /** A row object as the positional values `prepareCallLogInsert` takes. */

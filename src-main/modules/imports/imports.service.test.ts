@@ -147,6 +147,20 @@ describe('importing CSV', () => {
   })
 })
 
+describe('the origin of imported records', () => {
+  it('names the import, its file and time, on every record it brought in, and only those', async () => {
+    const first = await run([1, 2].map((n) => JSON.stringify(record(n))).join('\n'), 'ndjson')
+    const second = await imports.importCallLogs(Readable.from([Buffer.from([2, 3].map((n) => JSON.stringify(record(n))).join('\n'))]), { source: 'carrier.ndjson', format: 'ndjson' })
+    const origin = async (n: number) => (await logs.context(admin, uuid(n), 0, 0)).origin
+    expect(await origin(1)).toEqual({ kind: 'import', id: first.id, source: 'test.ndjson', at: first.startedAt })
+    // Record 2 was already stored: the first import keeps it.
+    expect(await origin(2)).toEqual({ kind: 'import', id: first.id, source: 'test.ndjson', at: first.startedAt })
+    expect(await origin(3)).toEqual({ kind: 'import', id: second.id, source: 'carrier.ndjson', at: second.startedAt })
+    handle.sqlite.prepare("insert into call_logs (id, tenant_id, log_type, log_level, message, timestamp) values (?, ?, 'llm', 'info', 'local', '2026-11-01T00:00:00.000Z')").run(uuid(4), TENANT)
+    expect(await origin(4)).toBeNull()
+  })
+})
+
 describe('the import history', () => {
   it('records each import with its counts, newest first', async () => {
     await run(JSON.stringify(record(1)), 'ndjson')

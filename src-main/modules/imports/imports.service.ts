@@ -147,7 +147,7 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
         duration_ms: null,
       }
       await repo.insertImport(db, row)
-      const insert = repo.prepareCallLogInsert(db, sqlite)
+      const insert = repo.prepareCallLogInsert(db, sqlite, { import_id: row.id })
       const saveProgress = repo.prepareProgressUpdate(db, sqlite)
       const errors: ImportError[] = []
       const batchSize = options.batchSize ?? 20_000

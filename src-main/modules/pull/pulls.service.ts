@@ -250,7 +250,7 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
         return
       }
       try {
-        await repo.upsertTenant(db, checked.row)
+        await repo.upsertTenant(db, { ...checked.row, pull_id: row.id })
         counts.tenants.fetched++
         await finishStep(`tenant:${id}`, id)
       } catch (error) {
@@ -259,7 +259,7 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
       }
     }
 
-    const insertLog = prepareCallLogInsert(db, sqlite)
+    const insertLog = prepareCallLogInsert(db, sqlite, { pull_id: row.id })
     const storeWindow = sqlite.transaction((records: unknown[], discovered: Map<string, string | null>) =>
       withFtsBatched(sqlite, () => {
         for (const [index, value] of records.entries()) {

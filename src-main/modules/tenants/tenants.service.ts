@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Tenant } from '../../../src-shared/schemas/tenant'
 import type { Database, TenantRow } from '../../db/schema'
 import { NotFoundError } from '../errors'
+import { findOrigin, type Origin } from '../origins/origins.repo'
 import type { Principal } from '../tokens/tokens.service'
 import * as repo from './tenants.repo'
 
@@ -39,6 +40,12 @@ export function canSeeTenant(principal: Principal, tenantId: string): boolean {
 }
 
 export function createTenantsService(db: Kysely<Database>) {
+  async function visibleRow(principal: Principal, id: string): Promise<TenantRow> {
+    const row = canSeeTenant(principal, id) ? await repo.findTenant(db, id) : undefined
+    if (!row) throw new NotFoundError('Tenant')
+    return row
+  }
+
   return {
     /** Tenants a principal may see, for the console's list. */
     async list(principal: Principal, search?: string) {
@@ -66,9 +73,11 @@ export function createTenantsService(db: Kysely<Database>) {
       }
     },
     async get(principal: Principal, id: string): Promise<Tenant> {
-      const row = canSeeTenant(principal, id) ? await repo.findTenant(db, id) : undefined
-      if (!row) throw new NotFoundError('Tenant')
-      return toTenant(row)
+      return toTenant(await visibleRow(principal, id))
+    },
+    /** The pull that last wrote the tenant; null for a tenant created in this store. */
+    async origin(principal: Principal, id: string): Promise<Origin | null> {
+      return findOrigin(db, await visibleRow(principal, id))
     },
   }
 }

@@ -2,8 +2,10 @@ import { Box, Button, Code, CopyButton, Drawer, Group, Stack, Table, Text, Toolt
 import { IconCopy, IconLink, IconPhone, IconRoute } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query'
 import type { CallLogContext, CallLogLine } from '../../../src-main/modules/call-logs/call-logs.search'
+import type { Origin } from '../../../src-main/modules/origins/origins.repo'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
 import { QueryState } from '../../components/query-state'
+import { formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { formatLogTime } from './format'
 import { LogLevelBadge } from './log-level-badge'
@@ -73,6 +75,25 @@ function ContextLines({ context, onPick }: { context: CallLogContext; onPick: (i
   )
 }
 
+/** Where the line came from: an import's file or a pull's backend, and when; else this store. */
+function OriginNote({ origin }: { origin: Origin | null }) {
+  return (
+    <Text size="xs" c="dimmed" data-testid="details-origin">
+      {origin === null ? (
+        'Created in this store (seeded or local), not imported or pulled.'
+      ) : (
+        <>
+          {origin.kind === 'import' ? 'Imported from ' : 'Pulled from '}
+          <Text span size="xs" ff="monospace">
+            {origin.source}
+          </Text>
+          {` on ${formatTimestamp(origin.at)}.`}
+        </>
+      )}
+    </Text>
+  )
+}
+
 /** The selected line: every field, its details JSON, pivots, and the lines around it in its call. */
 export function CallLogDetails({ id, onClose, onPick, setView }: CallLogDetailsProps) {
   const trpc = useTRPC()
@@ -111,6 +132,7 @@ export function CallLogDetails({ id, onClose, onPick, setView }: CallLogDetailsP
                 </CopyButton>
               </Group>
               <Fields line={c.anchor} />
+              <OriginNote origin={c.origin} />
               <Text size="sm" fw={600}>
                 {c.pivot === 'call' ? 'Around it in the same call' : c.pivot === 'trace' ? 'Around it in the same trace' : 'No call or trace to show around it'}
               </Text>

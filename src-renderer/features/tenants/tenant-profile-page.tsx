@@ -32,6 +32,7 @@ export function TenantProfilePage() {
   const trpc = useTRPC()
   const tenant = useQuery(trpc.tenants.get.queryOptions({ tenantId }))
   const usage = useQuery(trpc.tenants.usage.queryOptions({ tenantId }))
+  const origin = useQuery(trpc.tenants.origin.queryOptions({ tenantId }))
   return (
     <QueryState query={tenant}>
       {(t: Tenant) => (
@@ -75,7 +76,20 @@ export function TenantProfilePage() {
               {t.meta_data ? <Code block>{JSON.stringify(t.meta_data, null, 2)}</Code> : <Text c="dimmed" size="sm">none</Text>}
             </Section>
             <Section title="Timestamps">
-              <Fields rows={[['Created', formatTimestamp(t.created_at)], ['Updated', formatTimestamp(t.updated_at)]]} />
+              <Fields
+                rows={[
+                  ['Created', formatTimestamp(t.created_at)],
+                  ['Updated', formatTimestamp(t.updated_at)],
+                  [
+                    'Source',
+                    origin.data === undefined ? '…' : origin.data === null ? 'this store' : (
+                      <Text key="o" size="sm" data-testid="tenant-origin">
+                        pulled from <Code>{origin.data.source}</Code> on {formatTimestamp(origin.data.at)}
+                      </Text>
+                    ),
+                  ],
+                ]}
+              />
             </Section>
           </SimpleGrid>
         </Stack>
