@@ -26,12 +26,18 @@ const importedCallLogSchema = callLogSchema.extend({
   request_id: callLogSchema.shape.request_id.default(null),
 })
 
-/** Why a record was refused, one line: the first problem, with its field. */
+/** Problems named per refused record; the rest are counted, so a report line stays readable. */
+const MAX_PROBLEMS = 3
+
+/** Why a record was refused, one line: each problem with its field ("a is required; b: …"). */
 function reason(error: z.ZodError, value: Record<string, unknown>): string {
-  const issue = error.issues[0]!
-  const field = issue.path.join('.')
-  if (issue.path.length === 1 && value[String(issue.path[0])] === undefined) return `${field} is required`
-  return field ? `${field}: ${issue.message}` : issue.message
+  const problems = error.issues.map((issue) => {
+    const field = issue.path.join('.')
+    if (issue.path.length === 1 && value[String(issue.path[0])] === undefined) return `${field} is required`
+    return field ? `${field}: ${issue.message}` : issue.message
+  })
+  const shown = problems.slice(0, MAX_PROBLEMS).join('; ')
+  return problems.length > MAX_PROBLEMS ? `${shown} (and ${problems.length - MAX_PROBLEMS} more)` : shown
 }
 
 export type RecordCheck = { row: NewCallLog } | { reason: string }

@@ -84,6 +84,18 @@ describe.each(['worker', 'thread'] as const)('importing NDJSON, parsed on the %s
     expect(stored[2]!.details).toEqual({ attempt: 1 })
   })
 
+  it('names every problem of a refused record, up to three, and counts the rest', async () => {
+    const report = await run(
+      [
+        JSON.stringify(record(1, { tenant_id: undefined, log_level: 'loud' })),
+        JSON.stringify({ id: 'x', message: 7, log_type: 'LLM', timestamp: 'soon' }),
+      ].join('\n'),
+      'ndjson',
+    )
+    expect(report.errors[0]!.reason).toMatch(/^tenant_id is required; log_level: Invalid option: .*"critical"$/)
+    expect(report.errors[1]!.reason).toMatch(/^id: Invalid UUID; tenant_id is required; log_type: log_type must be a lower-case identifier.* \(and [2-9] more\)$/)
+  })
+
   it('adds nothing the second time: known ids are duplicates', async () => {
     await run(lines.join('\n'), 'ndjson')
     const again = await run(lines.join('\n'), 'ndjson')
@@ -111,7 +123,7 @@ describe('importing a JSON array', () => {
     // The third element's "{" stands on the line before its first field.
     const line = text.slice(0, text.indexOf('"nope"')).split('\n').length - 1
     expect(line).toBeGreaterThan(30)
-    expect(report.errors[0]).toMatchObject({ record: 3, line, reason: 'id is required' })
+    expect(report.errors[0]).toMatchObject({ record: 3, line, reason: 'id is required; tenant_id is required; log_type is required (and 3 more)' })
   })
 
   it('fails on a file that is not an array, keeping nothing it could not read', async () => {
