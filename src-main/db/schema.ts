@@ -1,3 +1,4 @@
+import type { PULLED_KINDS } from '../../src-shared/schemas/pull'
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 
 /**
@@ -210,7 +211,7 @@ export interface PullCursorsTable {
   updated_at: string
 }
 
-export type PulledKind = 'session' | 'squad_analytics' | 'sip_trunks'
+export type PulledKind = (typeof PULLED_KINDS)[number]
 
 export interface PulledDocumentsTable {
   source: string

@@ -23,3 +23,14 @@ export const pullRequestSchema = z.object({
 })
 
 export type PullRequest = z.input<typeof pullRequestSchema>
+
+/** What a pull keeps as the remote's JSON, having no table of its own (pulled_documents.kind). */
+export const PULLED_KINDS = ['session', 'squad_analytics', 'sip_trunks'] as const
+
+/** A page of one kind of pulled document from one source, for the console's browser. */
+export const pulledDocumentsQuerySchema = z.object({
+  source: z.string().min(1).max(2000),
+  kind: z.enum(PULLED_KINDS),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(200).default(50),
+})

@@ -87,6 +87,24 @@ describe('data page in Chromium', () => {
     const logs = (await (await fetch(`${server.url}/logs/calls?start_date=${at}&end_date=${at}`, { headers: { Authorization: `Bearer ${sessionToken}` } })).json()) as Array<{ id: string }>
     expect(logs.map((l) => l.id)).toContain(newest.id)
     await screenshot(page, 'data-pull')
+    // Sessions, analytics and trunks kept as JSON can be browsed from the pull's row.
+    await page.getByTestId('pull-browse').click()
+    const table = page.getByTestId('pulled-documents-table')
+    await table.waitFor()
+    const tab = page.getByText(/^Sessions \([\d,]+\)$/)
+    const sessions = Number((await tab.innerText()).replace(/\D/g, ''))
+    // As many as the pull reported (the history row's Sessions column).
+    expect(row).toMatch(new RegExp(`\\s${sessions.toLocaleString('en-US')}\\s+0\\s`))
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(Math.min(50, sessions))
+    await table.locator('tbody tr').first().click()
+    expect(JSON.parse(await page.getByTestId('pulled-document-json').innerText())).toHaveProperty('conversation_id')
+    await page.waitForTimeout(300) // the modal's transition
+    await screenshot(page, 'pulled-documents')
+    await page.getByText(/^SIP trunks \(1\)$/).click()
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1)
+    expect(await table.locator('tbody tr').first().innerText()).toMatch(/^every tenant\s+\d+ trunks: /)
+    await page.keyboard.press('Escape')
+    await page.getByTestId('pulled-documents').waitFor({ state: 'hidden' })
     // A pulled tenant's profile names the backend it came from.
     const tenant = remote.service.handle.sqlite.prepare('select id from tenants order by name limit 1').pluck().get() as string
     await page.evaluate(`window.location.hash = '#/tenants/${tenant}'`)

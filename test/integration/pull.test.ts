@@ -248,6 +248,26 @@ describe('pulls over tRPC (the console)', () => {
     expect(report.counts.callLogs.inserted).toBe(count(remoteRows("select id from call_logs where timestamp >= '2026-11-18T00:00:00.000Z'")))
     expect((await caller('admin').pulls.list()).map((p) => p.id)).toEqual([id])
     await expect(caller('viewer').pulls.list()).rejects.toMatchObject({ code: 'FORBIDDEN' })
+
+    // What was kept as JSON can be browsed a page at a time, the same documents as stored.
+    const stored = await local.pulls.documents(report.source, 'session')
+    expect(stored.length).toBeGreaterThan(60)
+    const first = await caller('admin').pulls.documents({ source: report.source, kind: 'session', limit: 50 })
+    const second = await caller('admin').pulls.documents({ source: report.source, kind: 'session', offset: 50, limit: 50 })
+    expect(first.counts).toEqual({ session: stored.length, squad_analytics: report.counts.squadAnalytics.fetched, sip_trunks: 1 })
+    expect(first.total).toBe(stored.length)
+    expect([...first.items, ...second.items].map((i) => i.key)).toEqual(stored.slice(0, 100).map((d) => d.key))
+    expect(first.items[0]).toEqual({ key: stored[0]!.key, fetchedAt: stored[0]!.fetched_at, pullId: id, body: JSON.parse(stored[0]!.body) })
+    const trunks = await caller('admin').pulls.documents({ source: report.source, kind: 'sip_trunks' })
+    expect(trunks.items.map((i) => i.key)).toEqual(['*'])
+    expect(await caller('admin').pulls.documents({ source: 'https://elsewhere.example', kind: 'session' })).toEqual({
+      counts: { session: 0, squad_analytics: 0, sip_trunks: 0 },
+      total: 0,
+      items: [],
+    })
+    await expect(caller('viewer').pulls.documents({ source: report.source, kind: 'session' })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    await expect(caller('admin').pulls.documents({ source: report.source, kind: 'calls' as never })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await expect(caller('admin').pulls.documents({ source: report.source, kind: 'session', limit: 0 })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
   })
 
   it('answers BAD_REQUEST with the reason for bad input, and starts nothing', async () => {

@@ -110,6 +110,32 @@ export function listDocuments(db: Kysely<Database>, source: string, kind: Pulled
     .execute()
 }
 
+/** One page of a source's documents of one kind, in key order (the primary key serves it). */
+export function pageDocuments(db: Kysely<Database>, source: string, kind: PulledKind, offset: number, limit: number) {
+  return db
+    .selectFrom('pulled_documents')
+    .select(['key', 'body', 'fetched_at', 'pull_id'])
+    .where('source', '=', source)
+    .where('kind', '=', kind)
+    .orderBy('key')
+    .limit(limit)
+    .offset(offset)
+    .execute()
+}
+
+/** How many documents of each kind a source has. */
+export async function countDocuments(db: Kysely<Database>, source: string): Promise<Record<PulledKind, number>> {
+  const rows = await db
+    .selectFrom('pulled_documents')
+    .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
+    .where('source', '=', source)
+    .groupBy('kind')
+    .execute()
+  const counts: Record<PulledKind, number> = { session: 0, squad_analytics: 0, sip_trunks: 0 }
+  for (const r of rows) counts[r.kind] = Number(r.n)
+  return counts
+}
+
 /** A tenant as the remote has it now: inserted, or every field replaced. */
 export function upsertTenant(db: Kysely<Database>, row: NewTenant): Promise<unknown> {
   const { id: _id, ...fields } = row

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { parseInstant } from '../../../src-shared/schemas/params'
-import { UUID_PATTERN } from '../../../src-shared/schemas/pull'
+import { type pulledDocumentsQuerySchema, UUID_PATTERN } from '../../../src-shared/schemas/pull'
 import { sessionListSchema } from '../../../src-shared/schemas/session'
 import { tenantSchema } from '../../../src-shared/schemas/tenant'
+import type { z } from '../../../src-shared/schemas/zod'
 import type { Database, NewTenant, PulledKind, PullStatus } from '../../db/schema'
 import { isOrphanedRun } from '../../lib/process-alive'
 import { InvalidInputError, NotFoundError } from '../errors'
@@ -477,9 +478,32 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
       return toReport(row)
     },
 
-    /** Stored documents of one kind from one source, for the console and tests. */
+    /** Stored documents of one kind from one source, whole (tests, scripts). */
     documents: (source: string, kind: PulledKind) => repo.listDocuments(db, source, kind),
+
+    /** A page of them for the console's browser, bodies parsed, with how many there are in all. */
+    async documentsPage(query: PulledDocumentsQuery): Promise<PulledDocumentsPage> {
+      const [counts, rows] = await Promise.all([
+        repo.countDocuments(db, query.source),
+        repo.pageDocuments(db, query.source, query.kind, query.offset, query.limit),
+      ])
+      return {
+        counts,
+        total: counts[query.kind],
+        items: rows.map((r) => ({ key: r.key, fetchedAt: r.fetched_at, pullId: r.pull_id, body: JSON.parse(r.body) as unknown })),
+      }
+    },
   }
 }
 
 export type PullsService = ReturnType<typeof createPullsService>
+
+export type PulledDocumentsQuery = z.output<typeof pulledDocumentsQuerySchema>
+
+export interface PulledDocumentsPage {
+  /** Documents per kind for the source, for the browser's tabs. */
+  counts: Record<PulledKind, number>
+  /** Documents of the asked kind. */
+  total: number
+  items: Array<{ key: string; fetchedAt: string; pullId: string; body: unknown }>
+}

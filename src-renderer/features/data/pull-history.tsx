@@ -1,14 +1,15 @@
-import { Button, Stack, Table, Text } from '@mantine/core'
+import { Button, Group, Stack, Table, Text } from '@mantine/core'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { PullReport } from '../../../src-main/modules/pull/pulls.service'
 import { QueryState } from '../../components/query-state'
 import { formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
+import { PulledDocuments } from './pulled-documents'
 import { ExpandableRow, RunStatusBadge, runDuration } from './run-history'
 
 /** What a pull fetched, one line per kind, as the CLI prints it. */
-function PullDetails({ report }: { report: PullReport }) {
+function PullDetails({ report, onBrowse }: { report: PullReport; onBrowse: () => void }) {
   const c = report.counts
   return (
     <Stack gap={4} data-testid="pull-details">
@@ -27,9 +28,14 @@ function PullDetails({ report }: { report: PullReport }) {
         SIP trunks: {c.sipTrunks.fetched ? 'fetched' : 'not fetched'}
         {c.skipped > 0 && ` · ${c.skipped} steps already done by the interrupted pull`}
       </Text>
-      <Text size="xs" c="dimmed">
-        {formatNumber(report.requests)} requests, {report.retries} retries
-      </Text>
+      <Group gap="sm">
+        <Text size="xs" c="dimmed">
+          {formatNumber(report.requests)} requests, {report.retries} retries
+        </Text>
+        <Button size="compact-xs" variant="light" onClick={onBrowse} data-testid="pull-browse">
+          Browse sessions, analytics and trunks
+        </Button>
+      </Group>
       {report.errors.length > 0 && (
         <Table striped withTableBorder fz="xs" data-testid="pull-errors">
           <Table.Tbody>
@@ -55,60 +61,64 @@ export function PullHistory() {
   })
   const cancel = useMutation(trpc.pulls.cancel.mutationOptions({ onSettled: () => void pulls.refetch() }))
   const [open, setOpen] = useState<string | null>(null)
+  const [browsing, setBrowsing] = useState<string | null>(null)
   const shown = open ?? pulls.data?.[0]?.id ?? null
   return (
-    <QueryState query={pulls} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No pulls yet.</Text>}>
-      {(rows) => (
-        <Table highlightOnHover data-testid="pull-history">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Started</Table.Th>
-              <Table.Th>Source</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th ta="right">Call logs</Table.Th>
-              <Table.Th ta="right">New</Table.Th>
-              <Table.Th ta="right">Sessions</Table.Th>
-              <Table.Th ta="right">Problems</Table.Th>
-              <Table.Th ta="right">Time</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((r) => (
-              <ExpandableRow
-                key={r.id}
-                open={shown === r.id}
-                onToggle={() => setOpen(shown === r.id ? '' : r.id)}
-                colSpan={8}
-                details={<PullDetails report={r} />}
-                cells={
-                  <>
-                    <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
-                    <Table.Td>
-                      {r.source}
-                      {r.tenantId && <Text size="xs" c="dimmed">tenant {r.tenantId}</Text>}
-                    </Table.Td>
-                    <Table.Td>
-                      <RunStatusBadge status={r.status} testId="pull-status" />
-                      {r.status === 'running' && (
-                        <Button size="compact-xs" variant="subtle" ml={4} onClick={(e) => (e.stopPropagation(), cancel.mutate({ id: r.id }))}>
-                          Cancel
-                        </Button>
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">{formatNumber(r.counts.callLogs.fetched)}</Table.Td>
-                    <Table.Td ta="right">{formatNumber(r.counts.callLogs.inserted)}</Table.Td>
-                    <Table.Td ta="right">{formatNumber(r.counts.sessions.fetched)}</Table.Td>
-                    <Table.Td ta="right" c={r.errors.length > 0 ? 'red' : undefined}>
-                      {r.errors.length}
-                    </Table.Td>
-                    <Table.Td ta="right">{runDuration(r.durationMs)}</Table.Td>
-                  </>
-                }
-              />
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
-    </QueryState>
+    <>
+      <PulledDocuments source={browsing} onClose={() => setBrowsing(null)} />
+      <QueryState query={pulls} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No pulls yet.</Text>}>
+        {(rows) => (
+          <Table highlightOnHover data-testid="pull-history">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Started</Table.Th>
+                <Table.Th>Source</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th ta="right">Call logs</Table.Th>
+                <Table.Th ta="right">New</Table.Th>
+                <Table.Th ta="right">Sessions</Table.Th>
+                <Table.Th ta="right">Problems</Table.Th>
+                <Table.Th ta="right">Time</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((r) => (
+                <ExpandableRow
+                  key={r.id}
+                  open={shown === r.id}
+                  onToggle={() => setOpen(shown === r.id ? '' : r.id)}
+                  colSpan={8}
+                  details={<PullDetails report={r} onBrowse={() => setBrowsing(r.source)} />}
+                  cells={
+                    <>
+                      <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
+                      <Table.Td>
+                        {r.source}
+                        {r.tenantId && <Text size="xs" c="dimmed">tenant {r.tenantId}</Text>}
+                      </Table.Td>
+                      <Table.Td>
+                        <RunStatusBadge status={r.status} testId="pull-status" />
+                        {r.status === 'running' && (
+                          <Button size="compact-xs" variant="subtle" ml={4} onClick={(e) => (e.stopPropagation(), cancel.mutate({ id: r.id }))}>
+                            Cancel
+                          </Button>
+                        )}
+                      </Table.Td>
+                      <Table.Td ta="right">{formatNumber(r.counts.callLogs.fetched)}</Table.Td>
+                      <Table.Td ta="right">{formatNumber(r.counts.callLogs.inserted)}</Table.Td>
+                      <Table.Td ta="right">{formatNumber(r.counts.sessions.fetched)}</Table.Td>
+                      <Table.Td ta="right" c={r.errors.length > 0 ? 'red' : undefined}>
+                        {r.errors.length}
+                      </Table.Td>
+                      <Table.Td ta="right">{runDuration(r.durationMs)}</Table.Td>
+                    </>
+                  }
+                />
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </QueryState>
+    </>
   )
 }
