@@ -118,6 +118,7 @@ describe('callscope import, export and snapshot', () => {
     db.close()
 
     const resumed = runCli(['import', 'logs', file, '--db', target])
+    expect(resumed.stdout).toMatch(/^Imported big\.ndjson \(ndjson\) in /)
     expect(resumed.stdout).toContain(`${(total - rows).toLocaleString('en-US')} new, ${rows.toLocaleString('en-US')} already stored`)
     const after = new Database(target, { readonly: true })
     expect((after.prepare('select count(*) as n from call_logs').get() as { n: number }).n).toBe(total)
@@ -156,6 +157,7 @@ describe('callscope import, export and snapshot', () => {
     db.close()
 
     const resumed = runCli(['import', 'logs', file, '--bulk', 'always', '--db', target])
+    expect(resumed.stdout).toMatch(/^Imported bulk\.ndjson \(ndjson, in bulk\) in /)
     expect(resumed.stdout).toContain(`${total.toLocaleString('en-US')} new, 0 already stored`)
     const after = new Database(target, { readonly: true })
     expect((after.prepare("select count(*) as n from call_logs_fts where call_logs_fts match 'latency'").get() as { n: number }).n).toBe(total)

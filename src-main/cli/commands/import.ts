@@ -54,7 +54,7 @@ export function registerImport(program: Command): void {
         const seconds = (report.durationMs ?? 0) / 1000
         const rate = seconds > 0 ? ` (${n(Math.round(report.recordsRead / seconds))} records/s)` : ''
         process.stdout.write(
-          `${report.status === 'completed' ? 'Imported' : 'Stopped importing'} ${report.source} (${format}) in ${seconds.toFixed(1)} s${rate}:\n` +
+          `${report.status === 'completed' ? 'Imported' : 'Stopped importing'} ${report.source} (${format}${report.bulk ? ', in bulk' : ''}) in ${seconds.toFixed(1)} s${rate}:\n` +
             `  ${n(report.recordsRead)} records read: ${n(report.inserted)} new, ${n(report.duplicates)} already stored, ${n(report.invalid)} refused\n`,
         )
         if (report.invalid > 0) {

@@ -123,7 +123,7 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
      * A file that cannot be read on (not an array, broken CSV) ends the import as failed; the
      * batches before it stay.
      */
-    async importCallLogs(input: Readable, options: ImportOptions): Promise<ImportReport> {
+    async importCallLogs(input: Readable, options: ImportOptions): Promise<ImportReport & { bulk: boolean }> {
       const started = performance.now()
       const now = new Date().toISOString()
       const row: repo.ImportRow = {
@@ -233,7 +233,7 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
       await repo.finishImport(db, row.id, end)
       const report = toReport(row)
       options.onProgress?.(report)
-      return report
+      return { ...report, bulk: load !== null }
     },
 
     async list(limit = 50): Promise<ImportReport[]> {
