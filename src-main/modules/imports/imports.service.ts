@@ -194,6 +194,7 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
         }
         Object.assign(row, progress())
         saveProgress(row.id, row)
+        load?.indexMessages()
       }
       // In bulk the whole import is one transaction already; otherwise each batch is one.
       const commit = load ? writeBatches : sqlite.transaction(() => repo.withFtsBatched(sqlite, writeBatches))
@@ -211,7 +212,9 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
           for await (const batch of parse(counter, options.format, Math.min(PARSE_BATCH, batchSize))) {
             pending.push(batch)
             pendingRecords += batch.rows.length + batch.refused.length
-            if (pendingRecords >= batchSize) flush()
+            // In bulk there is no commit to spread out: writing each batch as it comes keeps this thread
+            // from holding up the reader that feeds the parse worker.
+            if (load || pendingRecords >= batchSize) flush()
           }
           flush()
           row.status = 'completed'

@@ -7,8 +7,11 @@ import type { FromWorker, ToWorker } from './parse-protocol'
 import { type ParsedBatch, parsedBatches } from './parsed-batches'
 import { ImportFormatError } from './record-readers'
 
-/** Chunks (64 KiB from a file) sent ahead of what the worker has taken: bounds memory. */
-const MAX_CHUNKS_AHEAD = 16
+/**
+ * Chunks (64 KiB from a file) sent ahead of what the worker has taken: 16 MiB bounds memory and is
+ * enough for the worker to parse on while this thread is busy committing a batch of 20,000.
+ */
+const MAX_CHUNKS_AHEAD = 256
 
 /**
  * Where the worker's code is: next to this module when it runs from source (the CLI and tests run
