@@ -33,6 +33,13 @@ export function prepareCallLogInsert(db: Kysely<Database>, sqlite: BetterSqlite3
 /** A row object as the positional values `prepareCallLogInsert` takes. */
 export const callLogValues = (row: NewCallLog): CallLogValues => CALL_LOG_COLUMNS.map((c) => row[c] ?? null) as CallLogValues
 
+/** The newest call log's seq (0 for none): what was written after it is what needs indexing. */
+const prepareLastSeq = (sqlite: BetterSqlite3.Database) => sqlite.prepare<[], number>('select coalesce(max(seq), 0) from call_logs').pluck()
+
+/** Indexes for full-text search, in one statement, the messages of the call logs after a seq. */
+const prepareIndexAfter = (sqlite: BetterSqlite3.Database) =>
+  sqlite.prepare<[number]>('insert into call_logs_fts(rowid, message) select seq, message from call_logs where seq > ?')
+
 /**
  * Runs `load` (inside the caller's transaction) with the full-text trigger off, then indexes the
  * new rows' messages in one INSERT … SELECT. Row by row through the trigger, FTS5 costs about
@@ -46,10 +53,10 @@ export function withFtsBatched(sqlite: BetterSqlite3.Database, load: () => void)
     .prepare<[], { sql: string }>("select sql from sqlite_master where type = 'trigger' and name = 'call_logs_fts_insert'")
     .get()
   if (!trigger) return load()
-  const { last } = sqlite.prepare<[], { last: number }>('select coalesce(max(seq), 0) as last from call_logs').get()!
+  const last = prepareLastSeq(sqlite).get()!
   sqlite.exec('drop trigger call_logs_fts_insert')
   load()
-  sqlite.prepare('insert into call_logs_fts(rowid, message) select seq, message from call_logs where seq > ?').run(last)
+  prepareIndexAfter(sqlite).run(last)
   sqlite.exec(trigger.sql)
 }
 
@@ -77,13 +84,13 @@ export function beginBulkLoad(sqlite: BetterSqlite3.Database): BulkLoad {
   const restoreJournal = useRollbackJournal(sqlite)
   sqlite.exec('begin immediate')
   try {
-    const lastSeq = sqlite.prepare<[], number>('select coalesce(max(seq), 0) from call_logs').pluck()
-    const indexSince = sqlite.prepare<[number]>('insert into call_logs_fts(rowid, message) select seq, message from call_logs where seq > ?')
+    const lastSeq = prepareLastSeq(sqlite)
+    const indexAfter = prepareIndexAfter(sqlite)
     let indexed = lastSeq.get()!
     const restore = dropIndexesAndTriggers(sqlite, 'call_logs', ['call_logs_id'])
     const indexMessages = () => {
       const last = lastSeq.get()!
-      if (last > indexed) indexSince.run(indexed)
+      if (last > indexed) indexAfter.run(indexed)
       indexed = last
     }
     return {
