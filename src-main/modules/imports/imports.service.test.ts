@@ -224,6 +224,13 @@ describe('bulk loading', () => {
     expect(callLogObjects()).toEqual(before)
   })
 
+  it.each([true, false])('leaves the CHECK constraints on for every other writer (bulk: %s)', async (bulk) => {
+    await run(many(1, 3), 'ndjson', 2, { bulk })
+    expect(handle.sqlite.pragma('ignore_check_constraints', { simple: true })).toBe(0)
+    const bad = handle.sqlite.prepare("insert into call_logs (id, tenant_id, log_type, log_level, message, timestamp) values ('x', 't', 'llm', 'fatal', 'm', '2026-11-01T00:00:00.000Z')")
+    expect(() => bad.run()).toThrow(/CHECK constraint failed/)
+  })
+
   it('is chosen for a file of 50,000+ records about as large as the store, not for less', () => {
     expect(bulkPays(60_000_000, 0)).toBe(true)
     expect(bulkPays(60_000_000, 59_000)).toBe(true)

@@ -196,8 +196,10 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
         saveProgress(row.id, row)
         load?.indexMessages()
       }
+      // Rows come out of checkCallLog, which holds them to the table's checks already.
+      const writeChecked = () => repo.withCheckConstraintsOff(sqlite, writeBatches)
       // In bulk the whole import is one transaction already; otherwise each batch is one.
-      const commit = load ? writeBatches : sqlite.transaction(() => repo.withFtsBatched(sqlite, writeBatches))
+      const commit = load ? writeChecked : sqlite.transaction(() => repo.withFtsBatched(sqlite, writeChecked))
       const flush = () => {
         commit()
         pending = []
