@@ -4,7 +4,8 @@ import type { DatabaseHandle } from '../../db/connection'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, rows } from '../../../test/helpers/rows'
 import type { Principal } from '../tokens/tokens.service'
-import { csvField, EXPORT_COLUMNS, exportStream } from './call-logs.export'
+import { exportStream } from './call-logs.export'
+import { csvField, EXPORT_COLUMNS } from './call-logs.lines'
 import { toFtsQuery } from './fts-query'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }

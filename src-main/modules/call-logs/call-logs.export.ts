@@ -4,7 +4,6 @@ import { pipeline } from 'node:stream/promises'
 import type { Kysely } from 'kysely'
 import type BetterSqlite3 from 'better-sqlite3'
 import { viewFromSearchParams } from '../../../src-shared/call-log-view'
-import type { CallLog } from '../../../src-shared/schemas/call-log'
 import { type CallLogCursor, callLogFilterSchema } from '../../../src-shared/schemas/call-log-search'
 import type { CallLogRow, Database } from '../../db/schema'
 import { requireBearer } from '../../transport/http/auth'
@@ -15,29 +14,10 @@ import type { Principal } from '../tokens/tokens.service'
 import { pageQuery } from './call-logs.search.repo'
 import { resolveFilter } from './call-logs.search'
 import { toCallLog } from './call-logs.service'
+import { csvHeader, csvLine, ndjsonLine } from './call-logs.lines'
 
 export type ExportFormat = 'csv' | 'ndjson'
 
-/** The 13 fields of a record, in the API's order: the CSV header. */
-export const EXPORT_COLUMNS = [
-  'id', 'tenant_id', 'log_type', 'log_level', 'message', 'timestamp', 'agent_id',
-  'session_id', 'call_id', 'details', 'user_id', 'trace_id', 'request_id',
-] as const satisfies ReadonlyArray<keyof CallLog>
-
-/**
- * RFC 4180: a field with a comma, quote, CR or LF is quoted and its quotes doubled; null is the
- * empty field; details is its JSON text. Values are written as stored (no formula-escaping
- * apostrophes), so the file round-trips through CSV readers.
- */
-export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return ''
-  const text = typeof value === 'string' ? value : JSON.stringify(value)
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-export const csvHeader = (): string => `${EXPORT_COLUMNS.join(',')}\r\n`
-export const csvLine = (log: CallLog): string => `${EXPORT_COLUMNS.map((c) => csvField(log[c])).join(',')}\r\n`
-export const ndjsonLine = (log: CallLog): string => `${JSON.stringify(log)}\n`
 
 /** Rows per read. Each read is a fresh keyset query, so the connection is free between reads. */
 const CHUNK_ROWS = 2000

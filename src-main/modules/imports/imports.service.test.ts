@@ -4,7 +4,7 @@ import { callLogFilterSchema } from '../../../src-shared/schemas/call-log-search
 import type { DatabaseHandle } from '../../db/connection'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import { createCallLogsService } from '../call-logs/call-logs.service'
-import { csvHeader, csvLine } from '../call-logs/call-logs.export'
+import { csvHeader, csvLine } from '../call-logs/call-logs.lines'
 import type { Principal } from '../tokens/tokens.service'
 import { bulkPays, createImportsService, type ImportOptions } from './imports.service'
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
 import { parse as parseCsv } from 'csv-parse'
-import { EXPORT_COLUMNS } from '../call-logs/call-logs.export'
+import { EXPORT_COLUMNS } from '../call-logs/call-logs.lines'
 import type { ImportFormat } from './import-format'
 import { ArrayFormatError, JsonArraySplitter } from './json-array-splitter'
 
