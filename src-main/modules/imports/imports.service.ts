@@ -178,7 +178,7 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
       const load = (await loadsInBulk(options)) ? repo.beginBulkLoad(sqlite) : null
       let pending: ParsedBatch[] = []
       let pendingRecords = 0
-      const writeBatches = () => {
+      const insertRows = () => {
         for (const batch of pending) {
           for (const r of batch.refused) refuse(r.record, r.line, r.reason)
           for (const [i, values] of batch.rows.entries()) {
@@ -192,14 +192,17 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
           }
           row.records_read = batch.recordsRead
         }
+      }
+      const writeBatches = () => {
+        // Only the call logs skip the checks: they come out of checkCallLog, which holds them to
+        // the table's checks already. The import's own record is checked as usual.
+        repo.withCheckConstraintsOff(sqlite, insertRows)
         Object.assign(row, progress())
         saveProgress(row.id, row)
         load?.indexMessages()
       }
-      // Rows come out of checkCallLog, which holds them to the table's checks already.
-      const writeChecked = () => repo.withCheckConstraintsOff(sqlite, writeBatches)
       // In bulk the whole import is one transaction already; otherwise each batch is one.
-      const commit = load ? writeChecked : sqlite.transaction(() => repo.withFtsBatched(sqlite, writeChecked))
+      const commit = load ? writeBatches : sqlite.transaction(() => repo.withFtsBatched(sqlite, writeBatches))
       const flush = () => {
         commit()
         pending = []
