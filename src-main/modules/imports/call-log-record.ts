@@ -17,13 +17,14 @@ const importedCallLogSchema = callLogSchema.extend({
     if (instant === null) ctx.addIssue({ code: 'custom', message: `timestamp is not an ISO 8601 date-time: ${JSON.stringify(text.slice(0, 40))}` })
     return instant ?? z.NEVER
   }),
-  agent_id: callLogSchema.shape.agent_id.default(null),
-  session_id: callLogSchema.shape.session_id.default(null),
-  call_id: callLogSchema.shape.call_id.default(null),
-  details: callLogSchema.shape.details.default({}),
-  user_id: callLogSchema.shape.user_id.default(null),
-  trace_id: callLogSchema.shape.trace_id.default(null),
-  request_id: callLogSchema.shape.request_id.default(null),
+  // Missing optional fields become null in checkCallLog: cheaper than a zod default per field.
+  agent_id: callLogSchema.shape.agent_id.optional(),
+  session_id: callLogSchema.shape.session_id.optional(),
+  call_id: callLogSchema.shape.call_id.optional(),
+  details: callLogSchema.shape.details.optional(),
+  user_id: callLogSchema.shape.user_id.optional(),
+  trace_id: callLogSchema.shape.trace_id.optional(),
+  request_id: callLogSchema.shape.request_id.optional(),
 })
 
 /** Problems named per refused record; the rest are counted, so a report line stays readable. */
@@ -59,10 +60,10 @@ export function checkCallLog(value: unknown): RecordCheck {
       agent_id: r.agent_id?.toLowerCase() ?? null,
       session_id: r.session_id?.toLowerCase() ?? null,
       call_id: r.call_id?.toLowerCase() ?? null,
-      details: JSON.stringify(r.details),
-      user_id: r.user_id,
-      trace_id: r.trace_id,
-      request_id: r.request_id,
+      details: r.details === undefined ? '{}' : JSON.stringify(r.details),
+      user_id: r.user_id ?? null,
+      trace_id: r.trace_id ?? null,
+      request_id: r.request_id ?? null,
     },
   }
 }

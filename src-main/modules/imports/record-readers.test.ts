@@ -23,13 +23,22 @@ describe('reading NDJSON', () => {
     }
   })
 
+  it('joins a line that spans many chunks, byte by byte, multi-byte characters included', async () => {
+    const bytes = Buffer.from('{"a":"ü€𝄞"}\n{"b":"日本"}')
+    const records = await all(Readable.from([...bytes].map((b) => Buffer.from([b]))))
+    expect(records).toEqual([
+      { line: 1, value: { a: 'ü€𝄞' } },
+      { line: 2, value: { b: '日本' } },
+    ])
+  })
+
   it('refuses a line too long to hold, without reading it, and goes on with the next', async () => {
     const huge = Buffer.alloc(17 * 1024 * 1024, 'x')
     const chunks = [Buffer.from('{"a":1}\n{"s":"'), huge, Buffer.from('"}\n{"b":2}\n')]
     const records = await all(Readable.from(chunks))
     expect(records).toEqual([
       { line: 1, value: { a: 1 } },
-      { line: 2, reason: 'longer than 16,777,216 characters, not read' },
+      { line: 2, reason: 'longer than 16,777,216 bytes, not read' },
       { line: 3, value: { b: 2 } },
     ])
   })
