@@ -71,6 +71,10 @@ describe('callscope import, export and snapshot', () => {
     const broken = runCli(['import', 'logs', `${dir}/broken.json`, '--format', 'json', '--db', target])
     expect(broken.status).toBe(1)
     expect(broken.stderr).toContain('expected a JSON array')
+    writeFileSync(`${dir}/csv.ndjson`, 'id,tenant_id\n1,2\n')
+    const wrongFormat = runCli(['import', 'logs', `${dir}/csv.ndjson`, '--db', target])
+    expect(wrongFormat.status).toBe(1)
+    expect(wrongFormat.stderr).toMatch(/line 1: not valid JSON: .*, nor is the next line: not NDJSON \(one JSON record per line\) \(nothing was stored\)/)
     expect(runCli(['import', 'logs', `${dir}/missing.ndjson`, '--db', target]).status).toBe(1)
   })
 

@@ -62,7 +62,10 @@ export function registerImport(program: Command): void {
           process.stderr.write(`Refused records${report.invalid > shown.length ? ` (first ${shown.length} of ${n(report.invalid)})` : ''}:\n`)
           for (const e of shown) process.stderr.write(`  record ${e.record}, line ${e.line}: ${e.reason}\n`)
         }
-        if (report.status === 'failed') throw new Error(`${report.failure} (the ${n(report.inserted)} records before it are kept)`)
+        if (report.status === 'failed') {
+          const kept = report.inserted > 0 ? `the ${n(report.inserted)} records before it are kept` : 'nothing was stored'
+          throw new Error(`${report.failure} (${kept})`)
+        }
       })
     })
 }

@@ -96,6 +96,14 @@ describe.each(['worker', 'thread'] as const)('importing NDJSON, parsed on the %s
     expect(report.errors[1]!.reason).toMatch(/^id: Invalid UUID; tenant_id is required; log_type: log_type must be a lower-case identifier.* \(and [2-9] more\)$/)
   })
 
+  it('fails on a file that is not NDJSON at all, storing nothing', async () => {
+    const csv = ['id,tenant_id,log_type,log_level,message,timestamp', `${record(1).id},${record(1).tenant_id},llm,error,x,2026-11-01T10:00:00Z`].join('\n')
+    const report = await run(csv, 'ndjson')
+    expect(report).toMatchObject({ status: 'failed', inserted: 0, invalid: 0 })
+    expect(report.failure).toMatch(/^line 1: not valid JSON: .*, nor is the next line: not NDJSON \(one JSON record per line\)$/)
+    expect(await count()).toBe(0)
+  })
+
   it('adds nothing the second time: known ids are duplicates', async () => {
     await run(lines.join('\n'), 'ndjson')
     const again = await run(lines.join('\n'), 'ndjson')

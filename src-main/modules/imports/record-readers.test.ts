@@ -32,6 +32,25 @@ describe('reading NDJSON', () => {
     ])
   })
 
+  it('fails on a file with no JSON line among its first hundred, naming where it went wrong', async () => {
+    const csv = ['id,tenant_id,log_type', ...Array.from({ length: 150 }, (_, i) => `${i},t,llm`)].join('\n')
+    await expect(all(Readable.from([Buffer.from(csv)]))).rejects.toThrow(
+      /^line 1: not valid JSON: .*, nor is any of the next 99 lines: not NDJSON \(one JSON record per line\)$/,
+    )
+    const lateJson = [...Array.from({ length: 100 }, () => 'garbage'), '{"a":1}'].join('\n')
+    await expect(all(Readable.from([Buffer.from(lateJson)]))).rejects.toThrow(/nor is any of the next 99 lines/)
+    // Blank lines are not lines of records; a short file is judged on what it has.
+    await expect(all(Readable.from([Buffer.from('\n\n{"a":\n')]))).rejects.toThrow(/^line 3: not valid JSON: .*, and it is the file's only line: not NDJSON/)
+  })
+
+  it('keeps bad lines as refused records once one line is JSON, however late', async () => {
+    const text = [...Array.from({ length: 99 }, () => 'garbage'), '{"a":1}', 'more garbage'].join('\n')
+    const records = await all(Readable.from([Buffer.from(text.slice(0, 500)), Buffer.from(text.slice(500))]))
+    expect(records).toHaveLength(101)
+    expect(records[99]).toEqual({ line: 100, value: { a: 1 } })
+    expect(records.filter((r) => 'reason' in r).map((r) => r.line)).toEqual([...Array.from({ length: 99 }, (_, i) => i + 1), 101])
+  })
+
   it('refuses a line too long to hold, without reading it, and goes on with the next', async () => {
     const huge = Buffer.alloc(17 * 1024 * 1024, 'x')
     const chunks = [Buffer.from('{"a":1}\n{"s":"'), huge, Buffer.from('"}\n{"b":2}\n')]

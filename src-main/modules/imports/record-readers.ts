@@ -18,6 +18,21 @@ const parseJson = (line: number, text: string): SourceRecord => {
   }
 }
 
+/**
+ * Lines of an NDJSON file read before one with no JSON line at all is called another format (CSV,
+ * a pretty-printed JSON array, binary): failing with that is clearer than one refusal per line.
+ */
+const FORMAT_PROBE_LINES = 100
+
+/** Why a file read as NDJSON is not NDJSON: where it first went wrong, and how far it was read. */
+function notNdjson(probed: SourceRecord[]): ImportFormatError {
+  const first = probed[0]!
+  const why = 'reason' in first ? first.reason : 'not JSON'
+  const others = probed.length - 1
+  const rest = others === 0 ? "and it is the file's only line" : others === 1 ? 'nor is the next line' : `nor is any of the next ${others} lines`
+  return new ImportFormatError(`line ${first.line}: ${why}, ${rest}: not NDJSON (one JSON record per line)`)
+}
+
 /** A line longer than this is one refused record, skipped to its end: memory stays bounded. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024
 const NEWLINE = 0x0a
@@ -35,6 +50,18 @@ async function* ndjson(input: Readable): AsyncGenerator<SourceRecord[]> {
   let pendingBytes = 0
   let line = 0
   let skipping = false
+  // Until a line parses, the lines read are held back: they may turn out not to be NDJSON at all.
+  let probed: SourceRecord[] | null = []
+  const settle = (out: SourceRecord[], end: boolean): SourceRecord[] => {
+    if (probed === null) return out
+    const read = probed.length ? [...probed, ...out] : out
+    const json = read.findIndex((r) => 'value' in r)
+    if (json === -1 ? read.length >= FORMAT_PROBE_LINES || (end && read.length > 0) : json >= FORMAT_PROBE_LINES) {
+      throw notNdjson(read.slice(0, FORMAT_PROBE_LINES))
+    }
+    probed = json === -1 ? read : null
+    return json === -1 ? [] : read
+  }
   const take = (text: string, out: SourceRecord[]) => {
     line++
     if (skipping) {
@@ -78,11 +105,13 @@ async function* ndjson(input: Readable): AsyncGenerator<SourceRecord[]> {
       pending.push(chunk.subarray(last + 1))
       pendingBytes = chunk.length - last - 1
     }
-    if (out.length) yield out
+    const records = settle(out, false)
+    if (records.length) yield records
   }
   const out: SourceRecord[] = []
   if (pending.length || skipping) take(decodePending(), out)
-  if (out.length) yield out
+  const records = settle(out, true)
+  if (records.length) yield records
 }
 
 async function* jsonArray(input: Readable): AsyncGenerator<SourceRecord[]> {
