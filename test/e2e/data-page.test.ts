@@ -55,7 +55,18 @@ describe('data page in Chromium', () => {
     expect(await page.getByTestId('details-origin').innerText()).toMatch(/^Imported from carrier\.ndjson on \d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} UTC\.$/)
     await page.waitForTimeout(400) // the drawer's slide-in transition
     await screenshot(page, 'call-log-origin')
-    expect(errors).toEqual([])
+    // A CSV sent under an NDJSON name stops at once, saying so, and stores nothing.
+    await page.evaluate(`window.location.hash = '#/data'`)
+    await page.getByTestId('data-page').waitFor()
+    const csv = 'id,tenant_id,log_type,log_level,message,timestamp\n1,2,llm,error,x,2026-11-01\n'
+    await page.locator('input[type=file]').setInputFiles({ name: 'export.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(csv) })
+    await page.getByTestId('import-start').click()
+    await page.getByTestId('import-failure').waitFor()
+    expect(await page.getByTestId('import-failure').innerText()).toMatch(/^Stopped: line 1: not valid JSON: .*, nor is the next line: not NDJSON \(one JSON record per line\)$/)
+    expect(await page.getByTestId('import-counts').first().innerText()).toBe('0 records read: 0 new, 0 already stored, 0 refused')
+    await screenshot(page, 'data-wrong-format')
+    // The one error is the browser's own note of the upload's 422.
+    expect(errors).toEqual([expect.stringMatching(/status of 422/)])
     await page.close()
   })
 
