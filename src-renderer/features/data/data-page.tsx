@@ -8,7 +8,7 @@ import { NeedsRole, Section } from '../../components/section'
 import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { ImportErrors } from './import-errors'
-import { ExpandableRow, RunStatusBadge, runDuration } from './run-history'
+import { type ExpandableColumn, ExpandableTable, RunStatusBadge, runDuration } from './run-history'
 import { PullForm } from './pull-form'
 import { PullHistory } from './pull-history'
 import { uploadCallLogs } from './upload-call-logs'
@@ -89,6 +89,18 @@ function ImportForm() {
   )
 }
 
+const IMPORT_COLUMNS: ExpandableColumn[] = [
+  { label: 'Started' },
+  { label: 'File' },
+  { label: 'Format' },
+  { label: 'Status' },
+  { label: 'Read', numeric: true },
+  { label: 'New', numeric: true },
+  { label: 'Known', numeric: true },
+  { label: 'Refused', numeric: true },
+  { label: 'Time', numeric: true },
+]
+
 function ImportHistory() {
   const trpc = useTRPC()
   const imports = useQuery(trpc.imports.list.queryOptions({ limit: 50 }))
@@ -96,49 +108,32 @@ function ImportHistory() {
   return (
     <QueryState query={imports} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No imports yet.</Text>}>
       {(rows) => (
-        <Table highlightOnHover data-testid="import-history">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Started</Table.Th>
-              <Table.Th>File</Table.Th>
-              <Table.Th>Format</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th ta="right">Read</Table.Th>
-              <Table.Th ta="right">New</Table.Th>
-              <Table.Th ta="right">Known</Table.Th>
-              <Table.Th ta="right">Refused</Table.Th>
-              <Table.Th ta="right">Time</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((r) => (
-              <ExpandableRow
-                key={r.id}
-                open={open === r.id}
-                onToggle={() => setOpen(open === r.id ? null : r.id)}
-                colSpan={9}
-                details={<ImportErrors report={r} />}
-                cells={
-                  <>
-                    <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
-                    <Table.Td>{r.source}</Table.Td>
-                    <Table.Td>{r.format}</Table.Td>
-                    <Table.Td>
-                      <RunStatusBadge status={r.status} />
-                    </Table.Td>
-                    <Table.Td ta="right">{formatNumber(r.recordsRead)}</Table.Td>
-                    <Table.Td ta="right">{formatNumber(r.inserted)}</Table.Td>
-                    <Table.Td ta="right">{formatNumber(r.duplicates)}</Table.Td>
-                    <Table.Td ta="right" c={r.invalid > 0 ? 'red' : undefined}>
-                      {formatNumber(r.invalid)}
-                    </Table.Td>
-                    <Table.Td ta="right">{runDuration(r.durationMs)}</Table.Td>
-                  </>
-                }
-              />
-            ))}
-          </Table.Tbody>
-        </Table>
+        <ExpandableTable
+          testId="import-history"
+          columns={IMPORT_COLUMNS}
+          rows={rows}
+          rowKey={(r) => r.id}
+          openKey={open}
+          onToggle={setOpen}
+          details={(r) => <ImportErrors report={r} />}
+          cells={(r) => (
+            <>
+              <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
+              <Table.Td>{r.source}</Table.Td>
+              <Table.Td>{r.format}</Table.Td>
+              <Table.Td>
+                <RunStatusBadge status={r.status} />
+              </Table.Td>
+              <Table.Td ta="right">{formatNumber(r.recordsRead)}</Table.Td>
+              <Table.Td ta="right">{formatNumber(r.inserted)}</Table.Td>
+              <Table.Td ta="right">{formatNumber(r.duplicates)}</Table.Td>
+              <Table.Td ta="right" c={r.invalid > 0 ? 'red' : undefined}>
+                {formatNumber(r.invalid)}
+              </Table.Td>
+              <Table.Td ta="right">{runDuration(r.durationMs)}</Table.Td>
+            </>
+          )}
+        />
       )}
     </QueryState>
   )

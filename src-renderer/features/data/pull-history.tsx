@@ -6,7 +6,7 @@ import { QueryState } from '../../components/query-state'
 import { formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { PulledDocuments } from './pulled-documents'
-import { ExpandableRow, RunStatusBadge, runDuration } from './run-history'
+import { type ExpandableColumn, ExpandableTable, RunStatusBadge, runDuration } from './run-history'
 
 /** What a pull fetched, one line per kind, as the CLI prints it. */
 function PullDetails({ report, onBrowse }: { report: PullReport; onBrowse: () => void }) {
@@ -52,6 +52,17 @@ function PullDetails({ report, onBrowse }: { report: PullReport; onBrowse: () =>
   )
 }
 
+const PULL_COLUMNS: ExpandableColumn[] = [
+  { label: 'Started' },
+  { label: 'Source' },
+  { label: 'Status' },
+  { label: 'Call logs', numeric: true },
+  { label: 'New', numeric: true },
+  { label: 'Sessions', numeric: true },
+  { label: 'Problems', numeric: true },
+  { label: 'Time', numeric: true },
+]
+
 /** Every pull, newest first; refreshed while one runs. The newest opens by itself. */
 export function PullHistory() {
   const trpc = useTRPC()
@@ -68,55 +79,40 @@ export function PullHistory() {
       <PulledDocuments source={browsing} onClose={() => setBrowsing(null)} />
       <QueryState query={pulls} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No pulls yet.</Text>}>
         {(rows) => (
-          <Table highlightOnHover data-testid="pull-history">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Started</Table.Th>
-                <Table.Th>Source</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th ta="right">Call logs</Table.Th>
-                <Table.Th ta="right">New</Table.Th>
-                <Table.Th ta="right">Sessions</Table.Th>
-                <Table.Th ta="right">Problems</Table.Th>
-                <Table.Th ta="right">Time</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((r) => (
-                <ExpandableRow
-                  key={r.id}
-                  open={shown === r.id}
-                  onToggle={() => setOpen(shown === r.id ? '' : r.id)}
-                  colSpan={8}
-                  details={<PullDetails report={r} onBrowse={() => setBrowsing(r.source)} />}
-                  cells={
-                    <>
-                      <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
-                      <Table.Td>
-                        {r.source}
-                        {r.tenantId && <Text size="xs" c="dimmed">tenant {r.tenantId}</Text>}
-                      </Table.Td>
-                      <Table.Td>
-                        <RunStatusBadge status={r.status} testId="pull-status" />
-                        {r.status === 'running' && (
-                          <Button size="compact-xs" variant="subtle" ml={4} onClick={(e) => (e.stopPropagation(), cancel.mutate({ id: r.id }))}>
-                            Cancel
-                          </Button>
-                        )}
-                      </Table.Td>
-                      <Table.Td ta="right">{formatNumber(r.counts.callLogs.fetched)}</Table.Td>
-                      <Table.Td ta="right">{formatNumber(r.counts.callLogs.inserted)}</Table.Td>
-                      <Table.Td ta="right">{formatNumber(r.counts.sessions.fetched)}</Table.Td>
-                      <Table.Td ta="right" c={r.errors.length > 0 ? 'red' : undefined}>
-                        {r.errors.length}
-                      </Table.Td>
-                      <Table.Td ta="right">{runDuration(r.durationMs)}</Table.Td>
-                    </>
-                  }
-                />
-              ))}
-            </Table.Tbody>
-          </Table>
+          <ExpandableTable
+            testId="pull-history"
+            columns={PULL_COLUMNS}
+            rows={rows}
+            rowKey={(r) => r.id}
+            openKey={shown}
+            // Closing leaves '' rather than null, so the newest pull does not open again by itself.
+            onToggle={(key) => setOpen(key ?? '')}
+            details={(r) => <PullDetails report={r} onBrowse={() => setBrowsing(r.source)} />}
+            cells={(r) => (
+              <>
+                <Table.Td>{formatTimestamp(r.startedAt)}</Table.Td>
+                <Table.Td>
+                  {r.source}
+                  {r.tenantId && <Text size="xs" c="dimmed">tenant {r.tenantId}</Text>}
+                </Table.Td>
+                <Table.Td>
+                  <RunStatusBadge status={r.status} testId="pull-status" />
+                  {r.status === 'running' && (
+                    <Button size="compact-xs" variant="subtle" ml={4} onClick={(e) => (e.stopPropagation(), cancel.mutate({ id: r.id }))}>
+                      Cancel
+                    </Button>
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">{formatNumber(r.counts.callLogs.fetched)}</Table.Td>
+                <Table.Td ta="right">{formatNumber(r.counts.callLogs.inserted)}</Table.Td>
+                <Table.Td ta="right">{formatNumber(r.counts.sessions.fetched)}</Table.Td>
+                <Table.Td ta="right" c={r.errors.length > 0 ? 'red' : undefined}>
+                  {r.errors.length}
+                </Table.Td>
+                <Table.Td ta="right">{runDuration(r.durationMs)}</Table.Td>
+              </>
+            )}
+          />
         )}
       </QueryState>
     </>

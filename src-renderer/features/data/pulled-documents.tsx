@@ -5,7 +5,7 @@ import type { PulledKind } from '../../../src-main/db/schema'
 import { QueryState } from '../../components/query-state'
 import { formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
-import { ExpandableRow } from './run-history'
+import { ExpandableTable } from './run-history'
 
 const PAGE_SIZE = 50
 const KIND_LABELS: Record<PulledKind, string> = { session: 'Sessions', squad_analytics: 'Squad analytics', sip_trunks: 'SIP trunks' }
@@ -79,41 +79,31 @@ export function PulledDocuments({ source, onClose }: { source: string | null; on
         <QueryState query={documents} isEmpty={(d) => d.total === 0} empty={<Text c="dimmed">Nothing of this kind was fetched from this source.</Text>}>
           {(d) => (
             <Stack gap="sm">
-              <Table highlightOnHover fz="sm" data-testid="pulled-documents-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{kind === 'session' ? 'Session' : kind === 'squad_analytics' ? 'Squad' : 'Tenant'}</Table.Th>
-                    <Table.Th>Summary</Table.Th>
-                    <Table.Th>Fetched</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {d.items.map((item) => (
-                    <ExpandableRow
-                      key={item.key}
-                      open={item.key === picked}
-                      onToggle={() => setPicked(item.key === picked ? null : item.key)}
-                      colSpan={3}
-                      details={
-                        <Code block data-testid="pulled-document-json">
-                          {JSON.stringify(item.body, null, 2)}
-                        </Code>
-                      }
-                      cells={
-                        <>
-                          <Table.Td>{keyCell(kind, item.key)}</Table.Td>
-                          <Table.Td>
-                            <Text size="sm" lineClamp={2}>
-                              {summary(kind, item.body)}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(item.fetchedAt)}</Table.Td>
-                        </>
-                      }
-                    />
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <ExpandableTable
+                testId="pulled-documents-table"
+                fz="sm"
+                columns={[{ label: kind === 'session' ? 'Session' : kind === 'squad_analytics' ? 'Squad' : 'Tenant' }, { label: 'Summary' }, { label: 'Fetched' }]}
+                rows={d.items}
+                rowKey={(item) => item.key}
+                openKey={picked}
+                onToggle={setPicked}
+                details={(item) => (
+                  <Code block data-testid="pulled-document-json">
+                    {JSON.stringify(item.body, null, 2)}
+                  </Code>
+                )}
+                cells={(item) => (
+                  <>
+                    <Table.Td>{keyCell(kind, item.key)}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm" lineClamp={2}>
+                        {summary(kind, item.body)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(item.fetchedAt)}</Table.Td>
+                  </>
+                )}
+              />
               <Group justify="space-between">
                 <Text size="xs" c="dimmed">
                   {formatNumber(d.total)} in all{d.total > PAGE_SIZE ? `, ${PAGE_SIZE} a page` : ''}; pick one to see it whole.

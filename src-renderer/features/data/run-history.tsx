@@ -1,5 +1,5 @@
 import { Badge, Table } from '@mantine/core'
-import type { ReactNode } from 'react'
+import { Fragment, type ReactNode } from 'react'
 import type { ImportReport } from '../../../src-main/modules/imports/imports.service'
 import type { PullReport } from '../../../src-main/modules/pull/pulls.service'
 
@@ -19,18 +19,61 @@ export function RunStatusBadge({ status, testId }: { status: RunStatus; testId?:
 /** A run's duration cell: "—" while it runs. */
 export const runDuration = (durationMs: number | null) => (durationMs === null ? '—' : `${(durationMs / 1000).toFixed(1)} s`)
 
-/** A history row that opens, on click, a full-width row of details beneath it. */
-export function ExpandableRow({ open, onToggle, colSpan, cells, details }: { open: boolean; onToggle: () => void; colSpan: number; cells: ReactNode; details: ReactNode }) {
+export interface ExpandableColumn {
+  label: ReactNode
+  /** Right-aligned, for counts and durations. */
+  numeric?: boolean
+}
+
+export interface ExpandableTableProps<T> {
+  columns: readonly ExpandableColumn[]
+  rows: readonly T[]
+  rowKey: (row: T) => string
+  /** The key of the row shown open, if any. */
+  openKey: string | null
+  /** A row was clicked: the key to open, or null to close the open one. */
+  onToggle: (key: string | null) => void
+  /** One Table.Td per column. */
+  cells: (row: T) => ReactNode
+  details: (row: T) => ReactNode
+  testId?: string
+  fz?: 'xs' | 'sm'
+}
+
+/**
+ * A table whose rows open, on click, a full-width row of details beneath them: the import and pull
+ * histories and the pulled documents. The details span every column, counted from `columns`.
+ */
+export function ExpandableTable<T>({ columns, rows, rowKey, openKey, onToggle, cells, details, testId, fz }: ExpandableTableProps<T>) {
   return (
-    <>
-      <Table.Tr onClick={onToggle} style={{ cursor: 'pointer' }}>
-        {cells}
-      </Table.Tr>
-      {open && (
+    <Table highlightOnHover fz={fz} data-testid={testId}>
+      <Table.Thead>
         <Table.Tr>
-          <Table.Td colSpan={colSpan}>{details}</Table.Td>
+          {columns.map((c, i) => (
+            <Table.Th key={i} ta={c.numeric ? 'right' : undefined}>
+              {c.label}
+            </Table.Th>
+          ))}
         </Table.Tr>
-      )}
-    </>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => {
+          const key = rowKey(row)
+          const open = key === openKey
+          return (
+            <Fragment key={key}>
+              <Table.Tr onClick={() => onToggle(open ? null : key)} style={{ cursor: 'pointer' }}>
+                {cells(row)}
+              </Table.Tr>
+              {open && (
+                <Table.Tr>
+                  <Table.Td colSpan={columns.length}>{details(row)}</Table.Td>
+                </Table.Tr>
+              )}
+            </Fragment>
+          )
+        })}
+      </Table.Tbody>
+    </Table>
   )
 }
