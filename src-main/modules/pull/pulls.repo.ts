@@ -100,27 +100,16 @@ export function upsertDocument(
     .execute()
 }
 
-export function listDocuments(db: Kysely<Database>, source: string, kind: PulledKind): Promise<Array<{ key: string; body: string; fetched_at: string }>> {
-  return db
-    .selectFrom('pulled_documents')
-    .select(['key', 'body', 'fetched_at'])
-    .where('source', '=', source)
-    .where('kind', '=', kind)
-    .orderBy('key')
-    .execute()
-}
-
-/** One page of a source's documents of one kind, in key order (the primary key serves it). */
-export function pageDocuments(db: Kysely<Database>, source: string, kind: PulledKind, offset: number, limit: number) {
-  return db
+/** A source's documents of one kind in key order (the primary key serves it): all, or one page. */
+export function listDocuments(db: Kysely<Database>, source: string, kind: PulledKind, page?: { offset: number; limit: number }) {
+  let query = db
     .selectFrom('pulled_documents')
     .select(['key', 'body', 'fetched_at', 'pull_id'])
     .where('source', '=', source)
     .where('kind', '=', kind)
     .orderBy('key')
-    .limit(limit)
-    .offset(offset)
-    .execute()
+  if (page) query = query.limit(page.limit).offset(page.offset)
+  return query.execute()
 }
 
 /** How many documents of each kind a source has. */

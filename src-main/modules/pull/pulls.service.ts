@@ -485,7 +485,7 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
     async documentsPage(query: PulledDocumentsQuery): Promise<PulledDocumentsPage> {
       const [counts, rows] = await Promise.all([
         repo.countDocuments(db, query.source),
-        repo.pageDocuments(db, query.source, query.kind, query.offset, query.limit),
+        repo.listDocuments(db, query.source, query.kind, { offset: query.offset, limit: query.limit }),
       ])
       return {
         counts,
