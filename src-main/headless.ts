@@ -1,8 +1,8 @@
-import { createHttpApp } from './transport/http/app'
-import { createHostGuard } from './transport/http/host-guard'
-import { startListener } from './transport/http/listener'
+import type { RuntimeInfo } from './kit/runtime'
+import { createHttpApp } from './server/http-app'
+import { createHostGuard } from './server/host-guard'
+import { startListener } from './server/listener'
 import { createSessionToken } from './modules/tokens/tokens.service'
-import type { RuntimeInfo } from './transport/trpc'
 import { createService, type ServiceOptions } from './service'
 
 export interface HeadlessOptions extends ServiceOptions {

@@ -10,8 +10,8 @@ import { createListenerControl } from './desktop/listener-control'
 import { guardNavigation } from './desktop/navigation-guard'
 import { restoreBounds, windowOptions } from './desktop/window-options'
 import { VERSION } from './cli/version'
-import { createIpcTrpcHandler, TRPC_IPC_CHANNEL, trustedSenderCheck } from './transport/ipc'
-import type { DesktopControls, RuntimeInfo } from './transport/trpc'
+import type { DesktopControls, RuntimeInfo } from './kit/runtime'
+import { createIpcTrpcHandler, TRPC_IPC_CHANNEL, trustedSenderCheck } from './server/ipc'
 
 /*
  * Electron entry: wiring only. Every decision lives in desktop/ (tested under Node with Electron's

@@ -1,9 +1,10 @@
-import { existsSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { type DatabaseHandle, openDatabase } from './db/connection'
-import { migrateToLatest, type SchemaVersion, schemaVersion } from './db/migrate'
+import { migrateToLatest } from './db/migrate'
 import { createAgentsService } from './modules/agents/agents.service'
 import { createConversationsService } from './modules/conversations/conversations.service'
 import { createOverviewService } from './modules/overview/overview.service'
+import { createDatabaseService } from './modules/database/database.service'
 import { createCallLogsService } from './modules/call-logs/call-logs.service'
 import { createImportsService } from './modules/imports/imports.service'
 import { createPullsService } from './modules/pull/pulls.service'
@@ -27,32 +28,6 @@ export interface ServiceOptions {
   nativeBinding?: string
 }
 
-/** Row counts of the tables people ask about, for `db info` and the settings page. */
-const COUNTED_TABLES = [
-  'tenants',
-  'agents',
-  'squads',
-  'squad_members',
-  'conversations',
-  'messages',
-  'calls',
-  'call_logs',
-  'transfers',
-  'sip_inbound_trunks',
-  'provider_credentials',
-  'api_tokens',
-  'imports',
-  'pulls',
-  'pulled_documents',
-] as const
-
-export interface DatabaseInfo {
-  path: string
-  sizeBytes: number | null
-  schema: SchemaVersion
-  counts: Record<(typeof COUNTED_TABLES)[number], number>
-}
-
 /**
  * Builds everything below the transports: the store (migrated to the newest schema) and the
  * domain services. Both entries (Electron main and headless `serve`) call this and nothing else.
@@ -73,22 +48,7 @@ export async function createService(options: ServiceOptions) {
   }
   const tokens = createTokenService(handle.db, { envToken: options.envToken })
   const pulls = createPullsService(handle.db, handle.sqlite)
-
-  async function info(): Promise<DatabaseInfo> {
-    const counts = Object.fromEntries(
-      await Promise.all(
-        COUNTED_TABLES.map(async (table) => {
-          const row = await handle.db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-          return [table, Number(row.n)] as const
-        }),
-      ),
-    ) as DatabaseInfo['counts']
-    const sizeBytes = handle.path === ':memory:' ? null : fileSize(handle.path)
-    return { path: handle.path, sizeBytes, schema: await schemaVersion(handle.db), counts }
-  }
+  const database = createDatabaseService(handle)
 
   return {
     handle,
@@ -99,7 +59,7 @@ export async function createService(options: ServiceOptions) {
     agents: createAgentsService(handle.db),
     conversations: createConversationsService(handle.db),
     overview: createOverviewService(handle.db),
-    callLogs: createCallLogsService(handle.db),
+    callLogs: createCallLogsService(handle.db, handle.sqlite),
     imports: createImportsService(handle.db, handle.sqlite),
     pulls,
     squads: createSquadsService(handle.db),
@@ -108,18 +68,14 @@ export async function createService(options: ServiceOptions) {
     /** Demo data written because the database was new, if any. */
     seeded,
     isNew,
-    info,
+    database,
+    /** Path, size, schema and row counts of the store (`db info`, Settings). */
+    info: database.info,
     async close() {
       await pulls.stopAll()
       await handle.close()
     },
   }
-}
-
-function fileSize(path: string): number {
-  // The WAL holds committed pages not yet checkpointed: part of the database's real size.
-  const size = (p: string) => (existsSync(p) ? statSync(p).size : 0)
-  return size(path) + size(`${path}-wal`)
 }
 
 export type Service = Awaited<ReturnType<typeof createService>>

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_LISTENER } from '../../src-shared/schemas/listener'
 import { tempDir } from '../../test/helpers/temp-dir'
 import { createService, type Service } from '../service'
-import { createIpcTrpcHandler, type IpcSenderInfo } from '../transport/ipc'
-import type { RuntimeInfo } from '../transport/trpc'
+import type { RuntimeInfo } from '../kit/runtime'
+import { createIpcTrpcHandler, type IpcSenderInfo } from '../server/ipc'
 import { createListenerControl } from './listener-control'
 
 let service: Service

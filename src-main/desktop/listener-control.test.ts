@@ -2,7 +2,7 @@ import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_LISTENER, type ListenerConfig } from '../../src-shared/schemas/listener'
 import { createService, type Service } from '../service'
-import type { RuntimeInfo } from '../transport/trpc'
+import type { RuntimeInfo } from '../kit/runtime'
 import { createListenerControl } from './listener-control'
 
 let service: Service

@@ -1,9 +1,11 @@
 import { type ListenerConfig, listenerConfigSchema, type ListenerStatus } from '../../src-shared/schemas/listener'
+import type { ListenerControl, RuntimeInfo } from '../kit/runtime'
+import { createHttpApp } from '../server/http-app'
+import { createHostGuard } from '../server/host-guard'
+import { type Listener, ListenError, startListener } from '../server/listener'
 import type { Service } from '../service'
-import { createHttpApp } from '../transport/http/app'
-import { createHostGuard } from '../transport/http/host-guard'
-import { type Listener, ListenError, startListener } from '../transport/http/listener'
-import type { RuntimeInfo } from '../transport/trpc'
+
+export type { ListenerControl } from '../kit/runtime'
 
 export interface ListenerControlOptions {
   service: () => Service
@@ -13,13 +15,6 @@ export interface ListenerControlOptions {
   runtime: RuntimeInfo
   /** Persists the configuration (desktop settings file). */
   save: (config: ListenerConfig) => void
-}
-
-export interface ListenerControl {
-  status(): ListenerStatus
-  /** Applies a configuration: stops the listener, starts it again if enabled. Never throws for a busy port. */
-  configure(config: ListenerConfig): Promise<ListenerStatus>
-  stop(): Promise<void>
 }
 
 /**

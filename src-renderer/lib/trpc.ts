@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query'
 import { createTRPCClient, httpLink, type TRPCLink } from '@trpc/client'
 import { createTRPCContext } from '@trpc/tanstack-react-query'
-import type { AppRouter } from '../../src-main/transport/app-router'
+import type { AppRouter } from '../../src-main/server/app-router'
 import type { DesktopBridge } from '../../src-shared/ipc'
 import { getToken } from './auth'
 

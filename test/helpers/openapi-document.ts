@@ -1,5 +1,5 @@
 import { createService } from '../../src-main/service'
-import { createHttpApp } from '../../src-main/transport/http/app'
+import { createHttpApp } from '../../src-main/server/http-app'
 
 /** The OpenAPI document exactly as the listener serves it, from an in-memory store. */
 export async function servedOpenApiDocument(): Promise<Record<string, unknown>> {

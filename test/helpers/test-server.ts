@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { seedDatabase } from '../../src-main/seed'
 import { createService, type Service } from '../../src-main/service'
-import { createHttpApp } from '../../src-main/transport/http/app'
-import { createHostGuard } from '../../src-main/transport/http/host-guard'
-import { startListener } from '../../src-main/transport/http/listener'
+import { createHttpApp } from '../../src-main/server/http-app'
+import { createHostGuard } from '../../src-main/server/host-guard'
+import { startListener } from '../../src-main/server/listener'
 import { tempDir } from './temp-dir'
 
 export const ADMIN_TOKEN = 'test-admin-token'

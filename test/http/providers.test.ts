@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createService, type Service } from '../../src-main/service'
-import { appRouter } from '../../src-main/transport/app-router'
-import { createHttpApp, type HttpApp } from '../../src-main/transport/http/app'
-import { createCallerFactory } from '../../src-main/transport/trpc'
+import { createAppRouter } from '../../src-main/server/app-router'
+import { createHttpApp, type HttpApp } from '../../src-main/server/http-app'
+import { createCallerFactory } from '../../src-main/kit/trpc'
 import { closedPortUrl, type FakeProvider, startFakeProvider } from '../helpers/fake-provider'
 import { IDS, insert, rows } from '../helpers/rows'
 
@@ -234,7 +234,7 @@ describe('POST /admin/providers/validate/stt', () => {
 
 describe('tRPC providers router', () => {
   const caller = (role: 'admin' | 'viewer') =>
-    createCallerFactory(appRouter)({ service, principal: { role, tenantId: null, tokenId: null } })
+    createCallerFactory(createAppRouter(service))({ principal: { role, tenantId: null, tokenId: null } })
 
   it('serves llmDetails and validateStt over the same services', async () => {
     stubProviderEnv({ DEEPGRAM_API_KEY: GOOD, CALLSCOPE_STT_DEEPGRAM_BASE_URL: fake.url })

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { sipTrunkListSchema } from '../../src-shared/schemas/sip-trunk'
 import { createService, type Service } from '../../src-main/service'
-import { createHttpApp, type HttpApp } from '../../src-main/transport/http/app'
+import { createHttpApp, type HttpApp } from '../../src-main/server/http-app'
 import { closedPortUrl, json, startTwirpServer } from '../helpers/livekit-twirp'
 import { fullTrunk, IDS, insert, rows } from '../helpers/rows'
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { squadAnalyticsSchema } from '../../src-shared/schemas/squad-analytics'
 import { createService, type Service } from '../../src-main/service'
-import { appRouter } from '../../src-main/transport/app-router'
-import { createHttpApp, type HttpApp } from '../../src-main/transport/http/app'
-import { createCallerFactory } from '../../src-main/transport/trpc'
+import { createAppRouter } from '../../src-main/server/app-router'
+import { createHttpApp, type HttpApp } from '../../src-main/server/http-app'
+import { createCallerFactory } from '../../src-main/kit/trpc'
 import { IDS, insert, rows } from '../helpers/rows'
 
 const ADMIN = { Authorization: 'Bearer test-token' }
@@ -106,7 +106,7 @@ describe('GET /squads/{squad_id}/analytics', () => {
 
 describe('tRPC squads.analytics', () => {
   const caller = (tenantId: string | null) =>
-    createCallerFactory(appRouter)({ service, principal: { role: tenantId ? 'tenant' : 'admin', tenantId, tokenId: null } })
+    createCallerFactory(createAppRouter(service))({ principal: { role: tenantId ? 'tenant' : 'admin', tenantId, tokenId: null } })
 
   it('serves the same analytics and maps a hidden squad to NOT_FOUND', async () => {
     const viaTrpc = await caller(null).squads.analytics({ squadId: IDS.squad, start_date: '2026-11-01', end_date: '2026-11-01' })

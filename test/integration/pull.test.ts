@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createService, type Service } from '../../src-main/service'
-import { appRouter } from '../../src-main/transport/app-router'
-import { createCallerFactory } from '../../src-main/transport/trpc'
+import { createAppRouter } from '../../src-main/server/app-router'
+import { createCallerFactory } from '../../src-main/kit/trpc'
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy'
 import { tempDir } from '../helpers/temp-dir'
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
@@ -234,7 +234,7 @@ describe('pull from a live backend', () => {
 })
 
 describe('pulls over tRPC (the console)', () => {
-  const caller = (role: 'admin' | 'viewer') => createCallerFactory(appRouter)({ service: local, principal: { role, tenantId: null, tokenId: null } })
+  const caller = (role: 'admin' | 'viewer') => createCallerFactory(createAppRouter(local))({ principal: { role, tenantId: null, tokenId: null } })
 
   it('starts a pull in the background and reports it through get and list; admins only', async () => {
     await freshLocal()

@@ -31,7 +31,6 @@ export function registerExport(program: Command): void {
   command.action(async (opts: Record<string, string | undefined>) => {
     const { viewFromSearchParams } = await import('../../../src-shared/call-log-view')
     const { callLogFilterSchema } = await import('../../../src-shared/schemas/call-log-search')
-    const { exportStream } = await import('../../modules/call-logs/call-logs.export')
     const params = new URLSearchParams()
     for (const [field] of FILTERS) {
       const value = opts[VIEW_PARAM_NAMES[field]]
@@ -44,8 +43,9 @@ export function registerExport(program: Command): void {
       return command.error(`error: option '--${option}': ${issue.message}`, { exitCode: 2 })
     }
     await withService(opts.db, async (service) => {
-      const admin = { role: 'admin', tenantId: null, tokenId: null } as const
-      const stream = exportStream(service.db, service.handle.sqlite, admin, parsed.data, opts.format as 'csv' | 'ndjson')
+      // The CLI runs as the store's owner, as the desktop app does.
+      const { OWNER } = await import('../../kit/access')
+      const stream = service.callLogs.exportStream(OWNER, parsed.data, opts.format as 'csv' | 'ndjson')
       const out: Writable = opts.out ? createWriteStream(opts.out) : process.stdout
       try {
         await pipeline(Readable.fromWeb(stream as never), out, { end: Boolean(opts.out) })

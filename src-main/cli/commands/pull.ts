@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander'
-import { InvalidInputError } from '../../modules/errors'
+import { InvalidInputError } from '../../kit/errors'
 import type { PullReport } from '../../modules/pull/pulls.service'
 import { withService } from '../open-service'
 

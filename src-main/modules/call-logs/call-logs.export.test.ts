@@ -3,7 +3,7 @@ import { callLogFilterSchema } from '../../../src-shared/schemas/call-log-search
 import type { DatabaseHandle } from '../../db/connection'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, rows } from '../../../test/helpers/rows'
-import type { Principal } from '../tokens/tokens.service'
+import type { Principal } from '../../kit/access'
 import { exportStream } from './call-logs.export'
 import { csvField, EXPORT_COLUMNS } from './call-logs.lines'
 import { toFtsQuery } from './fts-query'

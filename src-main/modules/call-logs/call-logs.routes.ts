@@ -1,9 +1,13 @@
 import { createRoute } from '@hono/zod-openapi'
+import { viewFromSearchParams } from '../../../src-shared/call-log-view'
 import { callLogListSchema, callLogQuerySchema } from '../../../src-shared/schemas/call-log'
-import { requireBearer } from '../../transport/http/auth'
-import type { HttpApp } from '../../transport/http/app'
-import { standardResponses } from '../../transport/http/responses'
-import type { Service } from '../../service'
+import { callLogFilterSchema } from '../../../src-shared/schemas/call-log-search'
+import { type Authenticate, requireBearer } from '../../kit/http/auth'
+import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
+import { standardResponses } from '../../kit/http/responses'
+import { toValidationErrors } from '../../kit/http/validation-errors'
+import { type ExportFormat, exportFileName } from './call-logs.export'
+import type { CallLogsService } from './call-logs.service'
 
 const getCallLogs = createRoute({
   method: 'get',
@@ -20,10 +24,36 @@ const getCallLogs = createRoute({
   },
 })
 
-export function registerCallLogRoutes(app: HttpApp, service: Service): void {
-  app.use('/logs/calls', requireBearer(service.tokens))
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+}
+
+/**
+ * `GET /logs/calls`, and the console's downloads `GET /export/call-logs.{csv,ndjson}`: outside the
+ * API spec (not in /openapi.json), the filtered view with the console's URL parameters
+ * (src-shared/call-log-view.ts), same bearer auth as the API.
+ */
+export function callLogRoutes(callLogs: CallLogsService, authenticate: Authenticate): ModuleApp {
+  const app = createModuleApp()
+  app.use('/logs/calls', requireBearer(authenticate))
   app.openapi(getCallLogs, async (c) => {
-    const body = await service.callLogs.listJson(c.get('principal'), c.req.valid('query'))
+    const body = await callLogs.listJson(c.get('principal'), c.req.valid('query'))
     return c.body(body, 200, { 'Content-Type': 'application/json' }) as never
   })
+  for (const format of ['csv', 'ndjson'] as const) {
+    const path = `/export/call-logs.${format}`
+    app.use(path, requireBearer(authenticate))
+    app.get(path, (c) => {
+      const parsed = callLogFilterSchema.safeParse(viewFromSearchParams(new URL(c.req.url).searchParams))
+      if (!parsed.success) return c.json({ detail: toValidationErrors('query', parsed.error.issues, undefined) }, 422)
+      return c.body(callLogs.exportStream(c.get('principal'), parsed.data, format), 200, {
+        'Content-Type': CONTENT_TYPES[format],
+        'Content-Disposition': `attachment; filename="${exportFileName(format)}"`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      })
+    })
+  }
+  return app
 }

@@ -3,7 +3,7 @@ import { callLogFilterSchema, type CallLogFilterInput } from '../../../src-share
 import type { DatabaseHandle } from '../../db/connection'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, rows } from '../../../test/helpers/rows'
-import type { Principal } from '../tokens/tokens.service'
+import type { Principal } from '../../kit/access'
 import { createCallLogsService } from './call-logs.service'
 import { pageQuery } from './call-logs.search.repo'
 import { pickBucketSeconds } from './call-logs.search'
@@ -42,7 +42,7 @@ beforeEach(async () => {
     const minute = i === 5 ? 4 : i // lines 5 and 6 (index 4, 5) share 10:04
     insert(handle, 'call_logs', rows.callLog({ id: uuid(i + 1), timestamp: `2026-11-01T10:${String(minute).padStart(2, '0')}:00.000Z`, ...line }))
   })
-  service = createCallLogsService(handle.db)
+  service = createCallLogsService(handle.db, handle.sqlite)
 })
 afterEach(() => handle.close())
 

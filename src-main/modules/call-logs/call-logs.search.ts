@@ -4,14 +4,12 @@ import type { CallLog } from '../../../src-shared/schemas/call-log'
 import type { CallLogCursor, CallLogFilter } from '../../../src-shared/schemas/call-log-search'
 import type { CallLogRow, Database } from '../../db/schema'
 import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
-import { NotFoundError } from '../errors'
+import { NotFoundError } from '../../kit/errors'
 import { findOrigin, type Origin } from '../origins/origins.repo'
-import type { Principal } from '../tokens/tokens.service'
+import { type Principal, tenantScope } from '../../kit/access'
+import { toCallLog } from './call-log-row'
 import * as repo from './call-logs.search.repo'
 import { toFtsQuery, highlightRanges } from './fts-query'
-
-// call-logs.service.ts imports this module, so toCallLog is passed in rather than imported back.
-type ToCallLog = (row: CallLogRow) => CallLog
 
 /** A row of the console's call log table: the API record plus its keyset position. */
 export type CallLogLine = CallLog & {
@@ -66,7 +64,7 @@ export function pickBucketSeconds(fromMs: number, toMs: number): number {
 /** Validation happened in zod; this scopes to the principal's tenant and makes `q` safe for FTS5. */
 export function resolveFilter(principal: Principal, filter: CallLogFilter): repo.ResolvedCallLogFilter | 'nothing' {
   const { q, tenantId, ...rest } = filter
-  const resolved: repo.ResolvedCallLogFilter = { ...rest, tenantId: principal.tenantId ?? tenantId }
+  const resolved: repo.ResolvedCallLogFilter = { ...rest, tenantId: tenantScope(principal) ?? tenantId }
   if (q?.trim()) {
     const match = toFtsQuery(q)
     // Only punctuation: nothing the index could find.
@@ -76,7 +74,7 @@ export function resolveFilter(principal: Principal, filter: CallLogFilter): repo
   return resolved
 }
 
-export function createCallLogSearch(db: Kysely<Database>, toCallLog: ToCallLog) {
+export function createCallLogSearch(db: Kysely<Database>) {
   const line = (row: CallLogRow): CallLogLine => ({ ...toCallLog(row), seq: row.seq })
 
   async function facetCounts(f: repo.ResolvedCallLogFilter, column: 'log_level' | 'log_type', slicer: TimeSlicer) {

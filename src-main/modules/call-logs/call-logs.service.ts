@@ -1,42 +1,31 @@
+import { createWriteStream } from 'node:fs'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { CallLog, CallLogQuery } from '../../../src-shared/schemas/call-log'
-import type { CallLogRow, Database } from '../../db/schema'
-import type { Principal } from '../tokens/tokens.service'
+import type { CallLogFilter } from '../../../src-shared/schemas/call-log-search'
+import type { Database } from '../../db/schema'
+import { type Principal, tenantScope } from '../../kit/access'
+import { toCallLog } from './call-log-row'
+import { type ExportFormat, exportStream } from './call-logs.export'
 import * as repo from './call-logs.repo'
 import { createCallLogSearch } from './call-logs.search'
-
-export function toCallLog(row: CallLogRow): CallLog {
-  return {
-    id: row.id,
-    tenant_id: row.tenant_id,
-    log_type: row.log_type,
-    log_level: row.log_level as CallLog['log_level'],
-    message: row.message,
-    timestamp: row.timestamp,
-    agent_id: row.agent_id,
-    session_id: row.session_id,
-    call_id: row.call_id,
-    details: JSON.parse(row.details) as Record<string, unknown>,
-    user_id: row.user_id,
-    trace_id: row.trace_id,
-    request_id: row.request_id,
-  }
-}
 
 function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter {
   return {
     from: query.start_date,
     to: query.end_date,
     agentId: query.agent_id,
-    tenantId: principal.tenantId ?? undefined,
+    tenantId: tenantScope(principal),
     limit: query.limit,
   }
 }
 
-export function createCallLogsService(db: Kysely<Database>) {
+export function createCallLogsService(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
   return {
     /** The console's search, facets, histogram and context (call-logs.search.ts). */
-    ...createCallLogSearch(db, toCallLog),
+    ...createCallLogSearch(db),
     /** Call logs, newest first; a tenant token sees only its tenant's records. */
     async list(principal: Principal, query: CallLogQuery): Promise<CallLog[]> {
       return (await repo.listCallLogs(db, toFilter(principal, query))).map(toCallLog)
@@ -44,6 +33,20 @@ export function createCallLogsService(db: Kysely<Database>) {
     /** The same listing as JSON text, ready to send: what the REST route serves. */
     listJson(principal: Principal, query: CallLogQuery): Promise<string> {
       return repo.listCallLogsJson(db, toFilter(principal, query))
+    },
+    /**
+     * The console's filtered view as CSV or NDJSON bytes, newest first, with no row cap: what the
+     * HTTP download and `callscope export logs` stream. `onRows` is told each chunk's record count.
+     */
+    exportStream(principal: Principal, filter: CallLogFilter, format: ExportFormat, onRows?: (n: number) => void): ReadableStream<Uint8Array> {
+      return exportStream(db, sqlite, principal, filter, format, onRows)
+    },
+    /** The filtered view written to a file (the desktop app's export, after its save dialog). */
+    async exportToFile(principal: Principal, filter: CallLogFilter, format: ExportFormat, path: string): Promise<{ path: string; rows: number }> {
+      let rows = 0
+      const stream = exportStream(db, sqlite, principal, filter, format, (n) => (rows += n))
+      await pipeline(Readable.fromWeb(stream as never), createWriteStream(path))
+      return { path, rows }
     },
   }
 }

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, insertParents, rows } from '../../../test/helpers/rows'
 import type { DatabaseHandle } from '../../db/connection'
-import { NotFoundError } from '../errors'
-import type { Principal } from '../tokens/tokens.service'
+import { NotFoundError } from '../../kit/errors'
+import type { Principal } from '../../kit/access'
 import { createConversationsService } from './conversations.service'
 
 const ADMIN: Principal = { role: 'admin', tenantId: null, tokenId: null }

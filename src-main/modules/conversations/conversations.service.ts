@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
-import { NotFoundError } from '../errors'
-import { canSeeTenant } from '../tenants/tenants.service'
-import type { Principal } from '../tokens/tokens.service'
+import { NotFoundError } from '../../kit/errors'
+import { canSeeTenant } from '../../kit/access'
+import type { Principal } from '../../kit/access'
 import * as repo from './conversations.repo'
 
 const parseJson = (text: string | null): unknown => {

@@ -1,8 +1,8 @@
 import { once } from 'node:events'
 import { Readable } from 'node:stream'
-import { requireAdmin, requireBearer } from '../../transport/http/auth'
-import type { HttpApp } from '../../transport/http/app'
-import type { Service } from '../../service'
+import { type Authenticate, requireAdmin, requireBearer } from '../../kit/http/auth'
+import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
+import type { ImportsService } from './imports.service'
 import { detectFormat, formatFromContentType, IMPORT_FORMATS, type ImportFormat } from './import-format'
 
 /** Reads the first chunk of a stream for format detection and puts it back. */
@@ -22,9 +22,10 @@ async function peek(stream: Readable): Promise<string> {
  * The body is the file itself, streamed into the importer; the format comes from `?format=`, else
  * the Content-Type, else the file name and first bytes. Admin only: imports write to the store.
  */
-export function registerImportRoutes(app: HttpApp, service: Service): void {
+export function importRoutes(imports: ImportsService, authenticate: Authenticate): ModuleApp {
+  const app = createModuleApp()
   const path = '/imports/call-logs'
-  app.use(path, requireBearer(service.tokens), requireAdmin)
+  app.use(path, requireBearer(authenticate), requireAdmin)
   app.post(path, async (c) => {
     const url = new URL(c.req.url)
     const fileName = (url.searchParams.get('file_name') ?? 'upload').slice(0, 255)
@@ -36,7 +37,7 @@ export function registerImportRoutes(app: HttpApp, service: Service): void {
     const body = Readable.fromWeb(c.req.raw.body as never)
     const format: ImportFormat = (asked as ImportFormat | null) ?? formatFromContentType(c.req.header('content-type')) ?? detectFormat(fileName, await peek(body))
     const length = Number(c.req.header('content-length'))
-    const report = await service.imports.importCallLogs(body, {
+    const report = await imports.importCallLogs(body, {
       source: fileName,
       format,
       bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
@@ -45,4 +46,5 @@ export function registerImportRoutes(app: HttpApp, service: Service): void {
     if (report.status === 'failed') return c.json({ detail: report.failure, import: report }, 422)
     return c.json(report, 201, { Location: `/imports/${report.id}` })
   })
+  return app
 }

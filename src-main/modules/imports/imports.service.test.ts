@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../db/connection'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import { createCallLogsService } from '../call-logs/call-logs.service'
 import { csvHeader, csvLine } from '../call-logs/call-logs.lines'
-import type { Principal } from '../tokens/tokens.service'
+import type { Principal } from '../../kit/access'
 import { bulkPays, createImportsService, type ImportOptions } from './imports.service'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }
@@ -36,7 +36,7 @@ let logs: ReturnType<typeof createCallLogsService>
 beforeEach(async () => {
   handle = await migratedDb()
   imports = createImportsService(handle.db, handle.sqlite)
-  logs = createCallLogsService(handle.db)
+  logs = createCallLogsService(handle.db, handle.sqlite)
 })
 afterEach(() => handle.close())
 

@@ -1,5 +1,7 @@
-import { procedure, router } from '../../transport/trpc'
+import { procedure, router } from '../../kit/trpc'
+import type { OverviewService } from './overview.service'
 
-export const overviewRouter = router({
-  get: procedure.query(({ ctx }) => ctx.service.overview.get(ctx.principal)),
-})
+export const overviewRouter = (overview: OverviewService) =>
+  router({
+    get: procedure.query(({ ctx }) => overview.get(ctx.principal)),
+  })

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, rows } from '../../../test/helpers/rows'
 import type { DatabaseHandle } from '../../db/connection'
-import type { Principal } from '../tokens/tokens.service'
+import type { Principal } from '../../kit/access'
 import { createOverviewService, overviewPeriod } from './overview.service'
 
 const ADMIN: Principal = { role: 'admin', tenantId: null, tokenId: null }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
-import type { Principal } from '../tokens/tokens.service'
+import type { Principal } from '../../kit/access'
 import * as repo from './overview.repo'
 
 export const OVERVIEW_DAYS = 30

@@ -6,11 +6,11 @@ import {
   sttValidationResultSchema,
 } from '../../../src-shared/schemas/providers'
 import { z } from '../../../src-shared/schemas/zod'
-import type { HttpApp } from '../../transport/http/app'
-import { requireAdmin, requireBearer } from '../../transport/http/auth'
-import { jsonBody } from '../../transport/http/json-body'
-import { standardResponses } from '../../transport/http/responses'
-import type { Service } from '../../service'
+import { type Authenticate, requireAdmin, requireBearer } from '../../kit/http/auth'
+import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
+import { jsonBody } from '../../kit/http/json-body'
+import { standardResponses } from '../../kit/http/responses'
+import type { ProvidersService } from './providers.service'
 import { llmProviderParam } from './llm-provider-param'
 
 const getLlmProvider = createRoute({
@@ -48,18 +48,16 @@ const validateStt = createRoute({
   },
 })
 
-export function registerProviderRoutes(app: HttpApp, service: Service): void {
-  app.use('/admin/providers/llm/:provider', requireBearer(service.tokens), requireAdmin)
-  app.use('/admin/providers/validate/stt', requireBearer(service.tokens), requireAdmin)
+/** The `/admin/providers/*` operations: admin tokens only. */
+export function providerRoutes(providers: ProvidersService, authenticate: Authenticate): ModuleApp {
+  const app = createModuleApp()
+  app.use('/admin/providers/llm/:provider', requireBearer(authenticate), requireAdmin)
+  app.use('/admin/providers/validate/stt', requireBearer(authenticate), requireAdmin)
   // The body guards only for POST, so another method still gets its 405.
   for (const guard of jsonBody()) app.on('POST', '/admin/providers/validate/stt', guard)
-  app.openapi(getLlmProvider, async (c) =>
-    c.json(await service.providers.llmDetails(c.get('principal'), c.req.valid('param').provider), 200),
-  )
+  app.openapi(getLlmProvider, async (c) => c.json(await providers.llmDetails(c.get('principal'), c.req.valid('param').provider), 200))
   app.openapi(validateStt, async (c) =>
-    c.json(
-      await service.providers.validateStt(c.get('principal'), c.req.valid('json'), { online: c.req.valid('query').online }),
-      200,
-    ),
+    c.json(await providers.validateStt(c.get('principal'), c.req.valid('json'), { online: c.req.valid('query').online }), 200),
   )
+  return app
 }

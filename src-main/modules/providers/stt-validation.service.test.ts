@@ -3,7 +3,7 @@ import type { SttValidationResult } from '../../../src-shared/schemas/providers'
 import { closedPortUrl, type FakeProvider, startFakeProvider } from '../../../test/helpers/fake-provider'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import type { DatabaseHandle } from '../../db/connection'
-import type { Principal } from '../tokens/tokens.service'
+import type { Principal } from '../../kit/access'
 import { createProvidersService } from './providers.service'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }

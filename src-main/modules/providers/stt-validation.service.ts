@@ -5,7 +5,7 @@ import type {
   SttValidationRequest,
   SttValidationResult,
 } from '../../../src-shared/schemas/providers'
-import type { Principal } from '../tokens/tokens.service'
+import type { Principal } from '../../kit/access'
 import { findSttProvider, llmCatalog, sttCatalog, ttsCatalog } from './catalog'
 import { baseUrlEnvVar, type CredentialsService, type KeyLookup } from './credentials.service'
 import { redact } from './key-hint'

@@ -1,9 +1,11 @@
 import { uuidParam } from '../../../src-shared/schemas/params'
 import { sessionListQuerySchema } from '../../../src-shared/schemas/session'
-import { procedure, router } from '../../transport/trpc'
+import { procedure, router } from '../../kit/trpc'
+import type { SessionsService } from './sessions.service'
 
-export const sessionsRouter = router({
-  listForAgent: procedure
-    .input(sessionListQuerySchema.extend({ agentId: uuidParam('Agent id') }))
-    .query(({ ctx, input }) => ctx.service.sessions.listForAgent(ctx.principal, input.agentId, input)),
-})
+export const sessionsRouter = (sessions: SessionsService) =>
+  router({
+    listForAgent: procedure
+      .input(sessionListQuerySchema.extend({ agentId: uuidParam('Agent id') }))
+      .query(({ ctx, input }) => sessions.listForAgent(ctx.principal, input.agentId, input)),
+  })

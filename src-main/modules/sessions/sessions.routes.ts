@@ -2,10 +2,10 @@ import { createRoute } from '@hono/zod-openapi'
 import { sessionListQuerySchema, sessionListSchema } from '../../../src-shared/schemas/session'
 import { uuidParam } from '../../../src-shared/schemas/params'
 import { z } from '../../../src-shared/schemas/zod'
-import { requireBearer } from '../../transport/http/auth'
-import type { HttpApp } from '../../transport/http/app'
-import { standardResponses } from '../../transport/http/responses'
-import type { Service } from '../../service'
+import { type Authenticate, requireBearer } from '../../kit/http/auth'
+import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
+import { standardResponses } from '../../kit/http/responses'
+import type { SessionsService } from './sessions.service'
 
 const params = z.object({ agent_id: uuidParam('Agent id') })
 
@@ -27,16 +27,19 @@ const listRoute = (path: string, operationId: string, summary: string) =>
     },
   })
 
-export function registerSessionRoutes(app: HttpApp, service: Service): void {
-  app.use('/agents/:agent_id/sessions', requireBearer(service.tokens))
-  app.use('/agents/:agent_id/conversations', requireBearer(service.tokens))
+/** `GET /agents/{agent_id}/sessions` and its alias `/conversations`. */
+export function sessionRoutes(sessions: SessionsService, authenticate: Authenticate): ModuleApp {
+  const app = createModuleApp()
+  app.use('/agents/:agent_id/sessions', requireBearer(authenticate))
+  app.use('/agents/:agent_id/conversations', requireBearer(authenticate))
   for (const route of [
     listRoute('/agents/{agent_id}/sessions', 'list_agent_sessions', 'List agent sessions'),
     listRoute('/agents/{agent_id}/conversations', 'list_agent_conversations', 'List agent conversations (alias of sessions)'),
   ]) {
     app.openapi(route, async (c) => {
       const { agent_id } = c.req.valid('param')
-      return c.json(await service.sessions.listForAgent(c.get('principal'), agent_id, c.req.valid('query')), 200)
+      return c.json(await sessions.listForAgent(c.get('principal'), agent_id, c.req.valid('query')), 200)
     })
   }
+  return app
 }

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely'
 import type { SessionList, SessionListQuery } from '../../../src-shared/schemas/session'
 import type { Database } from '../../db/schema'
 import { findAgentTenant } from '../agents/agents.repo'
-import { NotFoundError } from '../errors'
-import { canSeeTenant } from '../tenants/tenants.service'
-import type { Principal } from '../tokens/tokens.service'
+import { NotFoundError } from '../../kit/errors'
+import { canSeeTenant } from '../../kit/access'
+import type { Principal } from '../../kit/access'
 import * as repo from './sessions.repo'
 
 const preview = (text: string | null): string =>

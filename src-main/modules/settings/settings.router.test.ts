@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createService, type Service } from '../../service'
-import { appRouter } from '../../transport/app-router'
-import { createCallerFactory, type RuntimeInfo } from '../../transport/trpc'
-import type { Principal } from '../tokens/tokens.service'
+import { createCallerFactory, router } from '../../kit/trpc'
+import type { RuntimeInfo } from '../../kit/runtime'
+import { providersRouter } from '../providers/providers.router'
+import { settingsRouter } from './settings.router'
+import type { Principal } from '../../kit/access'
 
 const ADMIN: Principal = { role: 'admin', tenantId: null, tokenId: null }
 const VIEWER: Principal = { role: 'viewer', tenantId: null, tokenId: 'v' }
@@ -14,7 +16,7 @@ beforeAll(async () => {
 })
 afterAll(() => service.close())
 
-const callerFor = (principal: Principal, runtime?: RuntimeInfo) => createCallerFactory(appRouter)({ service, principal, runtime })
+const callerFor = (principal: Principal, runtime?: RuntimeInfo) => createCallerFactory(router({ settings: settingsRouter(service.database), providers: providersRouter(service.providers) }))({ principal, runtime })
 
 describe('settings.info', () => {
   it("gives the database's info and the runtime the entry point filled in", async () => {

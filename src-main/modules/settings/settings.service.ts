@@ -1,7 +1,6 @@
-import type { DatabaseInfo } from '../../service'
-import type { RuntimeInfo } from '../../transport/trpc'
-import { ForbiddenError } from '../errors'
-import type { Principal } from '../tokens/tokens.service'
+import { assertNotTenantScoped, type Principal } from '../../kit/access'
+import type { RuntimeInfo } from '../../kit/runtime'
+import type { DatabaseInfo } from '../database/database.service'
 
 export interface SettingsInfo {
   database: DatabaseInfo
@@ -18,6 +17,6 @@ export async function settingsInfo(
   database: () => Promise<DatabaseInfo>,
   runtime: RuntimeInfo,
 ): Promise<SettingsInfo> {
-  if (principal.role === 'tenant') throw new ForbiddenError('Not enough permissions: the settings need an admin or viewer token')
+  assertNotTenantScoped(principal, 'the settings')
   return { database: await database(), runtime: { mode: runtime.mode, listenerUrl: runtime.listenerUrl } }
 }

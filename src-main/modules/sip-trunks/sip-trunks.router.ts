@@ -1,6 +1,8 @@
-import { procedure, router } from '../../transport/trpc'
+import { procedure, router } from '../../kit/trpc'
+import type { SipTrunksService } from './sip-trunks.service'
 
-export const sipTrunksRouter = router({
-  /** The same listing as `GET /agents/sip/list-trunks`. */
-  list: procedure.query(({ ctx }) => ctx.service.sipTrunks.list(ctx.principal)),
-})
+export const sipTrunksRouter = (sipTrunks: SipTrunksService) =>
+  router({
+    /** The same listing as `GET /agents/sip/list-trunks`. */
+    list: procedure.query(({ ctx }) => sipTrunks.list(ctx.principal)),
+  })

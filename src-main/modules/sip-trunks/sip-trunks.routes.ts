@@ -1,9 +1,9 @@
 import { createRoute } from '@hono/zod-openapi'
 import { sipTrunkListSchema } from '../../../src-shared/schemas/sip-trunk'
-import { requireBearer } from '../../transport/http/auth'
-import type { HttpApp } from '../../transport/http/app'
-import { standardResponses } from '../../transport/http/responses'
-import type { Service } from '../../service'
+import { type Authenticate, requireBearer } from '../../kit/http/auth'
+import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
+import { standardResponses } from '../../kit/http/responses'
+import type { SipTrunksService } from './sip-trunks.service'
 
 // No parameters, so nothing can fail validation: 401 is the only error documented.
 const { 401: unauthorized } = standardResponses()
@@ -27,7 +27,10 @@ const listTrunks = createRoute({
   },
 })
 
-export function registerSipTrunkRoutes(app: HttpApp, service: Service): void {
-  app.use('/agents/sip/list-trunks', requireBearer(service.tokens))
-  app.openapi(listTrunks, async (c) => c.json(await service.sipTrunks.list(c.get('principal')), 200))
+/** `GET /agents/sip/list-trunks`. */
+export function sipTrunkRoutes(sipTrunks: SipTrunksService, authenticate: Authenticate): ModuleApp {
+  const app = createModuleApp()
+  app.use('/agents/sip/list-trunks', requireBearer(authenticate))
+  app.openapi(listTrunks, async (c) => c.json(await sipTrunks.list(c.get('principal')), 200))
+  return app
 }

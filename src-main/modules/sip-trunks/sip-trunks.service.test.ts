@@ -5,11 +5,10 @@ import { closedPortUrl, json, startTwirpServer } from '../../../test/helpers/liv
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import { fullTrunk, IDS, insert, rows } from '../../../test/helpers/rows'
 import type { DatabaseHandle } from '../../db/connection'
-import { appRouter } from '../../transport/app-router'
-import { createCallerFactory } from '../../transport/trpc'
-import type { Service } from '../../service'
-import type { Principal } from '../tokens/tokens.service'
+import { createCallerFactory } from '../../kit/trpc'
+import type { Principal } from '../../kit/access'
 import { resolveLiveKitConfig } from './livekit-source'
+import { sipTrunksRouter } from './sip-trunks.router'
 import { createSipTrunksService, fromLiveKit, metadataTenantId, parseMetadata, type SipTrunksServiceOptions } from './sip-trunks.service'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }
@@ -164,8 +163,8 @@ describe('from the store', () => {
 
   it('is served through tRPC as sipTrunks.list', async () => {
     const sipTrunks = service()
-    const caller = createCallerFactory(appRouter)({ service: { sipTrunks } as unknown as Service, principal: tenantTwo })
-    const list = await caller.sipTrunks.list()
+    const caller = createCallerFactory(sipTrunksRouter(sipTrunks))({ principal: tenantTwo })
+    const list = await caller.list()
     expect(list.trunks.map((t) => t.sip_trunk_id)).toEqual(['ST_0'])
   })
 })

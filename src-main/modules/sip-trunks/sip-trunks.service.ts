@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { SIPInboundTrunkInfo } from 'livekit-server-sdk'
 import type { SipTrunk, SipTrunkList } from '../../../src-shared/schemas/sip-trunk'
 import type { Database } from '../../db/schema'
-import type { Principal } from '../tokens/tokens.service'
+import type { Principal } from '../../kit/access'
 import {
   type LiveKitConnection,
   LiveKitUnavailableError,

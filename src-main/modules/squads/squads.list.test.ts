@@ -3,10 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, rows } from '../../../test/helpers/rows'
 import type { DatabaseHandle } from '../../db/connection'
-import type { Service } from '../../service'
-import { appRouter } from '../../transport/app-router'
-import { createCallerFactory } from '../../transport/trpc'
-import type { Principal } from '../tokens/tokens.service'
+import { createCallerFactory } from '../../kit/trpc'
+import type { Principal } from '../../kit/access'
+import { squadsRouter } from './squads.router'
 import { createSquadsService } from './squads.service'
 
 const ADMIN: Principal = { role: 'admin', tenantId: null, tokenId: null }
@@ -52,9 +51,9 @@ describe('squads.list', () => {
 
   it('is served through tRPC, scoped by the caller, next to analytics', async () => {
     const squads = createSquadsService(handle.db, { now: () => Date.parse('2026-11-20T00:00:00.000Z') })
-    const caller = createCallerFactory(appRouter)({ service: { squads } as unknown as Service, principal: OTHER })
-    expect((await caller.squads.list()).map((s) => s.name)).toEqual(['Globex desk'])
+    const caller = createCallerFactory(squadsRouter(squads))({ principal: OTHER })
+    expect((await caller.list()).map((s) => s.name)).toEqual(['Globex desk'])
     // A squad the list hides is also not found by analytics.
-    await expect(caller.squads.analytics({ squadId: IDS.squad })).rejects.toBeInstanceOf(TRPCError)
+    await expect(caller.analytics({ squadId: IDS.squad })).rejects.toBeInstanceOf(TRPCError)
   })
 })

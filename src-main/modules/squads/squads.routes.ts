@@ -2,10 +2,10 @@ import { createRoute } from '@hono/zod-openapi'
 import { uuidParam } from '../../../src-shared/schemas/params'
 import { squadAnalyticsQuerySchema, squadAnalyticsSchema } from '../../../src-shared/schemas/squad-analytics'
 import { z } from '../../../src-shared/schemas/zod'
-import { requireBearer } from '../../transport/http/auth'
-import type { HttpApp } from '../../transport/http/app'
-import { standardResponses } from '../../transport/http/responses'
-import type { Service } from '../../service'
+import { type Authenticate, requireBearer } from '../../kit/http/auth'
+import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
+import { standardResponses } from '../../kit/http/responses'
+import type { SquadsService } from './squads.service'
 
 const getSquadAnalytics = createRoute({
   method: 'get',
@@ -23,10 +23,13 @@ const getSquadAnalytics = createRoute({
   },
 })
 
-export function registerSquadRoutes(app: HttpApp, service: Service): void {
-  app.use('/squads/:squad_id/analytics', requireBearer(service.tokens))
+/** `GET /squads/{squad_id}/analytics`. */
+export function squadRoutes(squads: SquadsService, authenticate: Authenticate): ModuleApp {
+  const app = createModuleApp()
+  app.use('/squads/:squad_id/analytics', requireBearer(authenticate))
   app.openapi(getSquadAnalytics, async (c) => {
     const { squad_id } = c.req.valid('param')
-    return c.json(await service.squads.analytics(c.get('principal'), squad_id, c.req.valid('query')), 200)
+    return c.json(await squads.analytics(c.get('principal'), squad_id, c.req.valid('query')), 200)
   })
+  return app
 }

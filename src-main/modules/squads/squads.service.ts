@@ -8,9 +8,9 @@ import {
   type TransferStatistics,
 } from '../../../src-shared/schemas/squad-analytics'
 import type { Database } from '../../db/schema'
-import { NotFoundError } from '../errors'
-import { canSeeTenant } from '../tenants/tenants.service'
-import type { Principal } from '../tokens/tokens.service'
+import { NotFoundError } from '../../kit/errors'
+import { canSeeTenant } from '../../kit/access'
+import type { Principal } from '../../kit/access'
 import * as repo from './squads.repo'
 
 /** One row of the console's squads list. */

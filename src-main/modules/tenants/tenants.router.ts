@@ -1,11 +1,15 @@
 import { z } from '../../../src-shared/schemas/zod'
-import { procedure, router } from '../../transport/trpc'
+import { procedure, router } from '../../kit/trpc'
+import type { TenantsService } from './tenants.service'
 
-export const tenantsRouter = router({
-  list: procedure
-    .input(z.object({ search: z.string().max(200).optional() }).optional())
-    .query(({ ctx, input }) => ctx.service.tenants.list(ctx.principal, input?.search)),
-  usage: procedure.input(z.object({ tenantId: z.uuid() })).query(({ ctx, input }) => ctx.service.tenants.usage(ctx.principal, input.tenantId)),
-  get: procedure.input(z.object({ tenantId: z.uuid() })).query(({ ctx, input }) => ctx.service.tenants.get(ctx.principal, input.tenantId)),
-  origin: procedure.input(z.object({ tenantId: z.uuid() })).query(({ ctx, input }) => ctx.service.tenants.origin(ctx.principal, input.tenantId)),
-})
+const byId = z.object({ tenantId: z.uuid() })
+
+export const tenantsRouter = (tenants: TenantsService) =>
+  router({
+    list: procedure
+      .input(z.object({ search: z.string().max(200).optional() }).optional())
+      .query(({ ctx, input }) => tenants.list(ctx.principal, input?.search)),
+    usage: procedure.input(byId).query(({ ctx, input }) => tenants.usage(ctx.principal, input.tenantId)),
+    get: procedure.input(byId).query(({ ctx, input }) => tenants.get(ctx.principal, input.tenantId)),
+    origin: procedure.input(byId).query(({ ctx, input }) => tenants.origin(ctx.principal, input.tenantId)),
+  })

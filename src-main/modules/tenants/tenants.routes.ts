@@ -1,10 +1,10 @@
 import { createRoute } from '@hono/zod-openapi'
 import { z } from '../../../src-shared/schemas/zod'
 import { tenantSchema } from '../../../src-shared/schemas/tenant'
-import { requireBearer } from '../../transport/http/auth'
-import { standardResponses } from '../../transport/http/responses'
-import type { HttpApp } from '../../transport/http/app'
-import type { Service } from '../../service'
+import { type Authenticate, requireBearer } from '../../kit/http/auth'
+import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
+import { standardResponses } from '../../kit/http/responses'
+import type { TenantsService } from './tenants.service'
 
 const getTenant = createRoute({
   method: 'get',
@@ -21,10 +21,10 @@ const getTenant = createRoute({
   },
 })
 
-export function registerTenantRoutes(app: HttpApp, service: Service): void {
-  app.use('/tenants/*', requireBearer(service.tokens))
-  app.openapi(getTenant, async (c) => {
-    const tenant = await service.tenants.get(c.get('principal'), c.req.valid('param').tenant_id)
-    return c.json(tenant, 200)
-  })
+/** `GET /tenants/{tenant_id}`. */
+export function tenantRoutes(tenants: TenantsService, authenticate: Authenticate): ModuleApp {
+  const app = createModuleApp()
+  app.use('/tenants/*', requireBearer(authenticate))
+  app.openapi(getTenant, async (c) => c.json(await tenants.get(c.get('principal'), c.req.valid('param').tenant_id), 200))
+  return app
 }

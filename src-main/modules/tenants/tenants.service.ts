@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely'
 import type { Tenant } from '../../../src-shared/schemas/tenant'
 import type { Database, TenantRow } from '../../db/schema'
-import { NotFoundError } from '../errors'
+import { NotFoundError } from '../../kit/errors'
 import { findOrigin, type Origin } from '../origins/origins.repo'
-import type { Principal } from '../tokens/tokens.service'
+import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
 import * as repo from './tenants.repo'
 
 /** Maps a stored row to the spec's Tenant object (0/1 flags to booleans, JSON text to objects). */
@@ -34,11 +34,6 @@ export function toTenant(row: TenantRow): Tenant {
   }
 }
 
-/** A tenant-scoped principal sees only its own tenant: any other is "not found", not "forbidden". */
-export function canSeeTenant(principal: Principal, tenantId: string): boolean {
-  return principal.tenantId === null || principal.tenantId === tenantId
-}
-
 export function createTenantsService(db: Kysely<Database>) {
   async function visibleRow(principal: Principal, id: string): Promise<TenantRow> {
     const row = canSeeTenant(principal, id) ? await repo.findTenant(db, id) : undefined
@@ -49,7 +44,7 @@ export function createTenantsService(db: Kysely<Database>) {
   return {
     /** Tenants a principal may see, for the console's list. */
     async list(principal: Principal, search?: string) {
-      const rows = await repo.listTenants(db, { search, onlyId: principal.tenantId ?? undefined })
+      const rows = await repo.listTenants(db, { search, onlyId: tenantScope(principal) })
       return rows.map((r) => ({
         ...r,
         agent_count: Number(r.agent_count ?? 0),

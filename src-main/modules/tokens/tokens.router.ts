@@ -1,13 +1,15 @@
 import { TOKEN_ROLES } from '../../../src-shared/constants'
 import { z } from '../../../src-shared/schemas/zod'
-import { adminProcedure, procedure, router } from '../../transport/trpc'
+import { adminProcedure, procedure, router } from '../../kit/trpc'
+import type { TokenService } from './tokens.service'
 
-export const tokensRouter = router({
-  /** Who the console is signed in as; also how it checks a pasted token. */
-  whoami: procedure.query(({ ctx }) => ({ role: ctx.principal.role, tenantId: ctx.principal.tenantId })),
-  list: adminProcedure.query(({ ctx }) => ctx.service.tokens.list()),
-  create: adminProcedure
-    .input(z.object({ name: z.string().trim().min(1).max(100), role: z.enum(TOKEN_ROLES), tenantId: z.uuid().nullish() }))
-    .mutation(({ ctx, input }) => ctx.service.tokens.create(input)),
-  revoke: adminProcedure.input(z.object({ id: z.uuid() })).mutation(({ ctx, input }) => ctx.service.tokens.revoke(input.id)),
-})
+export const tokensRouter = (tokens: TokenService) =>
+  router({
+    /** Who the console is signed in as; also how it checks a pasted token. */
+    whoami: procedure.query(({ ctx }) => ({ role: ctx.principal.role, tenantId: ctx.principal.tenantId })),
+    list: adminProcedure.query(() => tokens.list()),
+    create: adminProcedure
+      .input(z.object({ name: z.string().trim().min(1).max(100), role: z.enum(TOKEN_ROLES), tenantId: z.uuid().nullish() }))
+      .mutation(({ input }) => tokens.create(input)),
+    revoke: adminProcedure.input(z.object({ id: z.uuid() })).mutation(({ input }) => tokens.revoke(input.id)),
+  })

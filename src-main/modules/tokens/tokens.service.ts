@@ -2,17 +2,10 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { Kysely } from 'kysely'
 import type { TokenRole } from '../../../src-shared/constants'
 import type { Database } from '../../db/schema'
+import { OWNER, type Principal } from '../../kit/access'
+import { InvalidInputError } from '../../kit/errors'
 import { isoNow } from '../../lib/clock'
 import * as repo from './tokens.repo'
-
-/** Who is calling: what the transports hand to the services. */
-export interface Principal {
-  role: TokenRole
-  /** Set for tenant-scoped tokens: only this tenant's data is visible. */
-  tenantId: string | null
-  /** Stored token id; null for the CALLSCOPE_TOKEN environment token. */
-  tokenId: string | null
-}
 
 export interface CreateTokenInput {
   name: string
@@ -26,7 +19,13 @@ export interface CreatedToken {
   record: repo.TokenRecord
 }
 
-export class TokenError extends Error {}
+/** A token request the service refuses (a 400 on every transport, a usage error in the CLI). */
+export class TokenError extends InvalidInputError {
+  constructor(message: string) {
+    super(message)
+    this.name = 'TokenError'
+  }
+}
 
 const TOKEN_PREFIX_LENGTH = 10
 /** last_used_at is written at most this often per token, to keep reads from turning into writes. */
@@ -90,7 +89,7 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
   async function authenticate(presented: string): Promise<Principal | null> {
     const hash = sha256(presented)
     if (memoryTokenHashes.some((known) => timingSafeEqual(hash, known))) {
-      return { role: 'admin', tenantId: null, tokenId: null }
+      return OWNER
     }
     const row = await repo.findActiveByHash(db, hash.toString('hex'))
     if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), hash)) return null

@@ -1,9 +1,9 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import type { IpcTrpcRequest, IpcTrpcResponse } from '../../src-shared/ipc'
-import type { Principal } from '../modules/tokens/tokens.service'
+import { OWNER } from '../kit/access'
+import type { DesktopControls, RuntimeInfo } from '../kit/runtime'
 import type { Service } from '../service'
-import { appRouter } from './app-router'
-import type { DesktopControls, RuntimeInfo } from './trpc'
+import { createAppRouter } from './app-router'
 
 export { TRPC_IPC_CHANNEL } from '../../src-shared/ipc'
 
@@ -12,9 +12,6 @@ export interface IpcSenderInfo {
   senderFrame: { url: string } | null
   sender: { id: number }
 }
-
-/** The desktop user owns the store: over IPC the console acts as admin. */
-const DESKTOP_PRINCIPAL: Principal = { role: 'admin', tenantId: null, tokenId: null }
 
 const isRequest = (value: unknown): value is IpcTrpcRequest => {
   const r = value as IpcTrpcRequest
@@ -38,6 +35,7 @@ export interface IpcHandlerOptions {
  * to it in index.ts, and tests call it with fake events.
  */
 export function createIpcTrpcHandler({ service, runtime, isTrustedSender, desktop }: IpcHandlerOptions) {
+  const appRouter = createAppRouter(service)
   return async (event: IpcSenderInfo, request: unknown): Promise<IpcTrpcResponse> => {
     if (!isTrustedSender(event)) {
       return { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: 'IPC sender refused' }) }
@@ -53,7 +51,8 @@ export function createIpcTrpcHandler({ service, runtime, isTrustedSender, deskto
         headers: request.method === 'POST' ? { 'content-type': 'application/json' } : {},
       }),
       router: appRouter,
-      createContext: () => ({ service, principal: DESKTOP_PRINCIPAL, runtime, desktop }),
+      // The desktop user owns the store: over IPC the console acts as admin.
+      createContext: () => ({ principal: OWNER, runtime, desktop }),
     })
     return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }
   }

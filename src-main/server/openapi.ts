@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { serveStatic } from '@hono/node-server/serve-static'
-import type { HttpApp } from './app'
+import type { ModuleApp } from '../kit/http/module-app'
 
 export const OPENAPI_INFO = {
   title: 'Voice Agent Backend (Callscope)',
@@ -14,7 +14,7 @@ export const OPENAPI_INFO = {
  * `GET /openapi.json`, generated from the same zod route definitions that validate requests, and
  * `GET /docs`, Swagger UI (as FastAPI serves it) from swagger-ui-dist's local files: no CDN.
  */
-export function registerOpenApi(app: HttpApp): void {
+export function mountOpenApi(app: ModuleApp): void {
   app.openAPIRegistry.registerComponent('securitySchemes', 'HTTPBearer', {
     type: 'http',
     scheme: 'bearer',

@@ -1,0 +1,36 @@
+import { agentsRouter } from '../modules/agents/agents.router'
+import { callLogsRouter } from '../modules/call-logs/call-logs.router'
+import { conversationsRouter } from '../modules/conversations/conversations.router'
+import { importsRouter } from '../modules/imports/imports.router'
+import { overviewRouter } from '../modules/overview/overview.router'
+import { providersRouter } from '../modules/providers/providers.router'
+import { pullsRouter } from '../modules/pull/pulls.router'
+import { sessionsRouter } from '../modules/sessions/sessions.router'
+import { settingsRouter } from '../modules/settings/settings.router'
+import { sipTrunksRouter } from '../modules/sip-trunks/sip-trunks.router'
+import { squadsRouter } from '../modules/squads/squads.router'
+import { tenantsRouter } from '../modules/tenants/tenants.router'
+import { tokensRouter } from '../modules/tokens/tokens.router'
+import { router } from '../kit/trpc'
+import type { Service } from '../service'
+
+/** The console's API: one sub-router per domain, each built over its own services, as the REST sub-apps are. */
+export const createAppRouter = (service: Service) =>
+  router({
+    tenants: tenantsRouter(service.tenants),
+    sessions: sessionsRouter(service.sessions),
+    agents: agentsRouter(service.agents),
+    conversations: conversationsRouter(service.conversations),
+    overview: overviewRouter(service.overview),
+    callLogs: callLogsRouter(service.callLogs),
+    imports: importsRouter(service.imports),
+    pulls: pullsRouter(service.pulls),
+    squads: squadsRouter(service.squads),
+    providers: providersRouter(service.providers),
+    sipTrunks: sipTrunksRouter(service.sipTrunks),
+    tokens: tokensRouter(service.tokens),
+    settings: settingsRouter(service.database),
+  })
+
+/** The router's type: all the renderer knows of the main process (src-renderer/lib/trpc.ts). */
+export type AppRouter = ReturnType<typeof createAppRouter>
