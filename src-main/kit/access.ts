@@ -14,7 +14,7 @@ export interface Principal {
 export const OWNER: Principal = { role: 'admin', tenantId: null, tokenId: null }
 
 /** A tenant-scoped principal sees only its own tenant: any other is "not found", not "forbidden". */
-export function canSeeTenant(principal: Principal, tenantId: string): boolean {
+export function canSeeTenant(principal: Principal, tenantId: string | null): boolean {
   return principal.tenantId === null || principal.tenantId === tenantId
 }
 

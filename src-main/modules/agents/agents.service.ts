@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
 import { NotFoundError } from '../../kit/errors'
-import { canSeeTenant } from '../../kit/access'
-import type { Principal } from '../../kit/access'
+import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
 import * as repo from './agents.repo'
 
 const parseLanguages = (json: string): string[] => {
@@ -23,8 +22,8 @@ export function createAgentsService(db: Kysely<Database>) {
   return {
     /** Agents the principal may see; a tenant token's filter is always its own tenant. */
     async list(principal: Principal, input: AgentListInput = {}) {
-      if (principal.tenantId && input.tenantId && input.tenantId !== principal.tenantId) return []
-      const rows = await repo.listAgents(db, { tenantId: principal.tenantId ?? input.tenantId, search: input.search })
+      if (input.tenantId && !canSeeTenant(principal, input.tenantId)) return []
+      const rows = await repo.listAgents(db, { tenantId: tenantScope(principal) ?? input.tenantId, search: input.search })
       return rows.map((r) => ({ ...r, languages: parseLanguages(r.languages), session_count: Number(r.session_count ?? 0) }))
     },
     /** One agent's profile; another tenant's agent is "not found". */

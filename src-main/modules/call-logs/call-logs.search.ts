@@ -6,7 +6,7 @@ import type { CallLogRow, Database } from '../../db/schema'
 import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
 import { NotFoundError } from '../../kit/errors'
 import { findOrigin, type Origin } from '../origins/origins.repo'
-import { type Principal, tenantScope } from '../../kit/access'
+import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import * as repo from './call-logs.search.repo'
 import { toFtsQuery, highlightRanges } from './fts-query'
@@ -158,10 +158,10 @@ export function createCallLogSearch(db: Kysely<Database>) {
     /** The lines around a record: same call, else same trace. Another tenant's record is "not found". */
     async context(principal: Principal, id: string, before: number, after: number): Promise<CallLogContext> {
       const anchor = await repo.findById(db, id)
-      if (!anchor || (principal.tenantId !== null && anchor.tenant_id !== principal.tenantId)) {
+      if (!anchor || !canSeeTenant(principal, anchor.tenant_id)) {
         throw new NotFoundError('Call log record')
       }
-      const tenantId = principal.tenantId ?? undefined
+      const tenantId = tenantScope(principal)
       const pivot = anchor.call_id ? 'call' : anchor.trace_id ? 'trace' : null
       const origin = await findOrigin(db, anchor)
       if (pivot === null) return { anchor: line(anchor), pivot, before: [], after: [], origin }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { SIPInboundTrunkInfo } from 'livekit-server-sdk'
 import type { SipTrunk, SipTrunkList } from '../../../src-shared/schemas/sip-trunk'
 import type { Database } from '../../db/schema'
-import type { Principal } from '../../kit/access'
+import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
 import {
   type LiveKitConnection,
   LiveKitUnavailableError,
@@ -123,8 +123,7 @@ export function fromLiveKit(info: LiveKitInboundTrunk, tenantId: string | null):
 const binary = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))
 export const byNameThenId = (a: SipTrunk, b: SipTrunk) => binary(a.name, b.name) || binary(a.sip_trunk_id, b.sip_trunk_id)
 
-const visibleTo = (principal: Principal) => (trunk: SipTrunk) =>
-  principal.tenantId === null || trunk.tenant_id === principal.tenantId
+const visibleTo = (principal: Principal) => (trunk: SipTrunk) => canSeeTenant(principal, trunk.tenant_id)
 
 export function createSipTrunksService(db: Kysely<Database>, options: SipTrunksServiceOptions = {}) {
   const config = resolveLiveKitConfig(options.livekit, options.env ?? process.env)
@@ -133,7 +132,7 @@ export function createSipTrunksService(db: Kysely<Database>, options: SipTrunksS
   const now = options.now ?? (() => new Date())
 
   async function fromStore(principal: Principal, fallbackReason: string | null): Promise<SipTrunkList> {
-    const rows = await repo.listStoredTrunks(db, principal.tenantId ?? undefined)
+    const rows = await repo.listStoredTrunks(db, tenantScope(principal))
     const trunks = rows.map(fromStoredRow)
     return {
       trunks,
