@@ -1,9 +1,13 @@
 import { QueryClient } from '@tanstack/react-query'
 import { createTRPCClient, httpLink, type TRPCLink } from '@trpc/client'
 import { createTRPCContext } from '@trpc/tanstack-react-query'
+// The renderer's one import from the main process's code: a type, erased at build. All else it
+// knows of the API is inferred from it (lib/api-types.ts) or comes from the shared schemas.
 import type { AppRouter } from '../../src-main/server/app-router'
 import type { DesktopBridge } from '../../src-shared/ipc'
 import { getToken } from './auth'
+
+export type { AppRouter }
 
 /** The one tRPC client. Pages never know which link carries it. */
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>()

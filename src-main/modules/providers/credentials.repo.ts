@@ -1,15 +1,8 @@
-import type { Kysely } from 'kysely'
-import type { Database } from '../../db/schema'
+import type { Kysely, Selectable } from 'kysely'
+import type { Database, ProviderCredentialsTable } from '../../db/schema'
 
-export interface CredentialRow {
-  provider_kind: string
-  provider: string
-  secret: string
-  key_hint: string
-  base_url: string | null
-  created_at: string
-  updated_at: string
-}
+/** A stored credential, secret included: the table's own row type, so a new column shows up here. */
+export type CredentialRow = Selectable<ProviderCredentialsTable>
 
 export function findCredential(db: Kysely<Database>, kind: string, provider: string): Promise<CredentialRow | undefined> {
   return db

@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router'
 import { BreadcrumbTitle } from '../../components/breadcrumb-title'
 import { QueryState } from '../../components/query-state'
 import { Fields, Section } from '../../components/section'
+import type { TranscriptMessage } from '../../lib/api-types'
 import { formatMs, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { SessionStatusBadge } from './agent-status'
@@ -19,21 +20,7 @@ const time = new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium', timeZone: '
 const clock = (iso: string) => time.format(new Date(iso))
 const pretty = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2))
 
-interface Message {
-  id: string
-  position: number
-  role: string
-  content: string
-  language: string | null
-  tool_name: string | null
-  tool_call_id: string | null
-  tool_arguments: unknown
-  tool_result?: unknown
-  latency_ms: number | null
-  created_at: string
-}
-
-function Bubble({ message, fallbackLanguage }: { message: Message; fallbackLanguage: string }) {
+function Bubble({ message, fallbackLanguage }: { message: TranscriptMessage; fallbackLanguage: string }) {
   const user = message.role === 'user'
   const language = message.language ?? fallbackLanguage
   return (
@@ -57,7 +44,7 @@ function Bubble({ message, fallbackLanguage }: { message: Message; fallbackLangu
   )
 }
 
-function ToolCall({ call, result }: { call: Message | null; result: Message | null }) {
+function ToolCall({ call, result }: { call: TranscriptMessage | null; result: TranscriptMessage | null }) {
   const name = call?.tool_name ?? result?.tool_name ?? 'tool'
   const failed = result !== null && typeof result.tool_result === 'object' && result.tool_result !== null && 'error' in result.tool_result
   return (
@@ -102,7 +89,7 @@ function ToolCall({ call, result }: { call: Message | null; result: Message | nu
 }
 
 /** Messages in order; a tool call and its result (joined by tool_call_id) form one inline card. */
-function Transcript({ messages, language }: { messages: Message[]; language: string }) {
+function Transcript({ messages, language }: { messages: TranscriptMessage[]; language: string }) {
   const results = new Map(messages.filter((m) => m.role === 'tool' && m.tool_call_id).map((m) => [m.tool_call_id!, m]))
   const paired = new Set<string>()
   const items: ReactNode[] = []

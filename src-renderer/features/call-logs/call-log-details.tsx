@@ -1,10 +1,9 @@
 import { Box, Button, Code, CopyButton, Drawer, Group, Stack, Table, Text, Tooltip } from '@mantine/core'
 import { IconCopy, IconLink, IconPhone, IconRoute } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query'
-import type { CallLogContext, CallLogLine } from '../../../src-main/modules/call-logs/call-logs.search'
-import type { Origin } from '../../../src-main/modules/origins/origins.repo'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
 import { QueryState } from '../../components/query-state'
+import type { CallLogContext, CallLogLine, CallLogOrigin } from '../../lib/api-types'
 import { formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { formatLogTime } from './format'
@@ -76,7 +75,7 @@ function ContextLines({ context, onPick }: { context: CallLogContext; onPick: (i
 }
 
 /** Where the line came from: an import's file or a pull's backend, and when; else this store. */
-function OriginNote({ origin }: { origin: Origin | null }) {
+function OriginNote({ origin }: { origin: CallLogOrigin }) {
   return (
     <Text size="xs" c="dimmed" data-testid="details-origin">
       {origin === null ? (

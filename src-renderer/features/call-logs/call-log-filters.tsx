@@ -4,18 +4,14 @@ import { IconSearch } from '@tabler/icons-react'
 import { useEffect, useState } from 'react'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
 import { KNOWN_LOG_TYPES, LOG_LEVELS } from '../../../src-shared/constants'
+import type { CallLogFacets, FacetCount } from '../../lib/api-types'
 import { formatNumber } from '../../lib/format'
-
-interface FacetCount {
-  value: string
-  count: number
-}
 
 interface CallLogFiltersProps {
   view: CallLogViewParams
   setView: (patch: Partial<CallLogViewParams>) => void
   agents: Array<{ id: string; name: string }>
-  facets?: { levels: FacetCount[]; types: FacetCount[] }
+  facets?: CallLogFacets
 }
 
 const withCount = (value: string, counts: FacetCount[] | undefined) => {

@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { TRPCOptionsProxy } from '@trpc/tanstack-react-query'
-import type { AppRouter } from '../../../src-main/server/app-router'
 import { viewFromSearchParams } from '../../../src-shared/call-log-view'
 import type { CallLogFilterInput } from '../../../src-shared/schemas/call-log-search'
+import type { AppRouter } from '../../lib/trpc'
 import { toFilter } from './use-call-log-view'
 
 const PAGE_SIZE = 200

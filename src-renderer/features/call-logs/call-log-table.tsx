@@ -1,7 +1,7 @@
 import { Box, Center, Loader, Text } from '@mantine/core'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useRef } from 'react'
-import type { CallLogLine } from '../../../src-main/modules/call-logs/call-logs.search'
+import type { CallLogLine } from '../../lib/api-types'
 import { formatLogTime, shortId } from './format'
 import { HighlightedMessage } from './highlighted-message'
 import { LogLevelBadge } from './log-level-badge'

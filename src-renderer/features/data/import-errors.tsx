@@ -1,5 +1,5 @@
 import { Table, Text } from '@mantine/core'
-import type { ImportReport } from '../../../src-main/modules/imports/imports.service'
+import type { ImportReport } from '../../lib/api-types'
 import { formatNumber } from '../../lib/format'
 
 /** The refused records of an import: where they are in the file and why. */

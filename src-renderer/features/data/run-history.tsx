@@ -1,7 +1,6 @@
 import { Badge, Table } from '@mantine/core'
 import { Fragment, type ReactNode } from 'react'
-import type { ImportReport } from '../../../src-main/modules/imports/imports.service'
-import type { PullReport } from '../../../src-main/modules/pull/pulls.service'
+import type { ImportReport, PullReport } from '../../lib/api-types'
 
 /** Every status an import or a pull can be in. */
 export type RunStatus = ImportReport['status'] | PullReport['status']

@@ -1,4 +1,4 @@
-import type { ImportReport } from '../../../src-main/modules/imports/imports.service'
+import type { ImportReport } from '../../lib/api-types'
 import { getToken } from '../../lib/auth'
 
 /**

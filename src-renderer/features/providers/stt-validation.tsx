@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import type { CheckStatus, SttValidationResult } from '../../../src-shared/schemas/providers'
 import { errorCode, Fields, NeedsRole, Section } from '../../components/section'
+import type { SttCatalogEntry } from '../../lib/api-types'
 import { useTRPC } from '../../lib/trpc'
 
 const STATUS_COLOR: Record<CheckStatus, string> = { pass: 'green', fail: 'red', skipped: 'gray', unverified: 'yellow' }
@@ -13,12 +14,6 @@ const CHECK_LABEL: Record<string, string> = {
   api_key_present: 'API key present',
   api_key_well_formed: 'API key well formed',
   api_key_accepted: 'API key accepted by the provider',
-}
-
-interface CatalogEntry {
-  id: string
-  display_name: string
-  models: Array<{ id: string; display_name: string }>
 }
 
 function Result({ r, onSuggestion }: { r: SttValidationResult; onSuggestion: (value: string) => void }) {
@@ -95,7 +90,7 @@ function Result({ r, onSuggestion }: { r: SttValidationResult; onSuggestion: (va
 }
 
 /** POST /admin/providers/validate/stt as a form. */
-export function SttValidation({ catalog }: { catalog: CatalogEntry[] }) {
+export function SttValidation({ catalog }: { catalog: SttCatalogEntry[] }) {
   const trpc = useTRPC()
   const [provider, setProvider] = useState(catalog[0]?.id ?? '')
   const [providerType, setProviderType] = useState('stt')
