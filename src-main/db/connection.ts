@@ -20,6 +20,7 @@ export interface DatabaseHandle {
   close(): Promise<void>
 }
 
+// SQLite-only: one better-sqlite3 connection (a file or :memory:) under kysely's SqliteDialect; the handle exposes the raw driver.
 export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true })
   const sqlite = new BetterSqlite3(options.path, {
@@ -42,6 +43,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   }
 }
 
+// SQLite-only: connection pragmas (journal mode, sync, foreign keys, busy timeout, page cache, temp store).
 function applyPragmas(sqlite: BetterSqlite3.Database, readonly: boolean): void {
   // WAL lets the console read while an import writes; NORMAL sync is durable across app crashes
   // in WAL mode and only risks the last transaction on power loss.

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { CallLogRow, Database } from '../../db/schema'
 
 /** What the call log listing can be narrowed by. Every field is served by an index. */
@@ -33,14 +33,22 @@ export function listCallLogs(db: Kysely<Database>, filter: CallLogFilter): Promi
 export async function listCallLogsJson(db: Kysely<Database>, filter: CallLogFilter): Promise<string> {
   const row = await db
     .selectFrom(filtered(db, filter).as('l'))
-    .select(
-      sql<string>`coalesce(json_group_array(json_object(
+    .select(callLogsJsonArray().as('body'))
+    .executeTakeFirstOrThrow()
+  return row.body
+}
+
+/**
+ * The rows of the subquery `l` (call_logs columns) as one JSON array text, newest first: each an
+ * object with the spec's fields in the spec's order, `details` embedded as JSON (not as a string),
+ * '[]' when there are none.
+ */
+// SQLite-only: json_group_array(json_object(...) order by ...) and json(), the JSON1 functions.
+export function callLogsJsonArray(): RawBuilder<string> {
+  return sql<string>`coalesce(json_group_array(json_object(
         'id', l.id, 'tenant_id', l.tenant_id, 'log_type', l.log_type, 'log_level', l.log_level,
         'message', l.message, 'timestamp', l.timestamp, 'agent_id', l.agent_id, 'session_id', l.session_id,
         'call_id', l.call_id, 'details', json(l.details), 'user_id', l.user_id, 'trace_id', l.trace_id,
         'request_id', l.request_id
-      ) order by l.timestamp desc, l.seq desc), '[]')`.as('body'),
-    )
-    .executeTakeFirstOrThrow()
-  return row.body
+      ) order by l.timestamp desc, l.seq desc), '[]')`
 }

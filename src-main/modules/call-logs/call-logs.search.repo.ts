@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { LOG_LEVELS } from '../../../src-shared/constants'
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 import type { CallLogCursor } from '../../../src-shared/schemas/call-log-search'
 import type { CallLogRow, Database } from '../../db/schema'
 import type { TimeSlicer } from '../../lib/time-slicer'
@@ -40,9 +40,17 @@ export function applyFilter<O>(query: CallLogQuery<O>, f: ResolvedCallLogFilter,
   if (f.callId) q = q.where('call_id', '=', f.callId)
   if (f.traceId) q = q.where('trace_id', '=', f.traceId)
   if (f.sessionId) q = q.where('session_id', '=', f.sessionId)
-  // Raw SQL only for MATCH: kysely has no FTS5 operator. The match text is a bound parameter.
-  if (f.match) q = q.where('seq', 'in', sql<number>`(select rowid from call_logs_fts where call_logs_fts match ${f.match})`)
+  if (f.match) q = q.where('seq', 'in', ftsMatchingSeqs(f.match))
   return q
+}
+
+/**
+ * The seqs of the call logs whose message matches a full-text query, as a subquery for
+ * `seq in (...)`. Raw SQL because kysely has no FTS5 operator; the match text is a bound parameter.
+ */
+// SQLite-only: FTS5 MATCH on call_logs_fts, whose rowid is call_logs.seq.
+export function ftsMatchingSeqs(match: string): RawBuilder<number> {
+  return sql<number>`(select rowid from call_logs_fts where call_logs_fts match ${match})`
 }
 
 /** Newest first, after the cursor: the query behind one page and behind the export stream. */
@@ -54,12 +62,12 @@ export function pageQuery(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor
 }
 
 /**
- * SQLite-only (better-sqlite3's iterate()): one page of the export stream, rows handed over one
- * at a time over the kysely-compiled page query, so memory holds one row object at a time. The
- * statement ends with the page, so no statement stays open while a client is slow: an open
- * iterator would make every write on this connection (token touches, imports) fail with
- * "connection is busy".
+ * One page of the export stream, rows handed over one at a time over the kysely-compiled page
+ * query, so memory holds one row object at a time. The statement ends with the page, so no
+ * statement stays open while a client is slow: an open iterator would make every write on this
+ * connection (token touches, imports) fail with "connection is busy".
  */
+// SQLite-only: better-sqlite3's synchronous iterate() on the raw handle.
 export function iteratePage(db: Kysely<Database>, sqlite: BetterSqlite3.Database, f: ResolvedCallLogFilter, cursor: CallLogCursor | null, limit: number): IterableIterator<CallLogRow> {
   const compiled = pageQuery(db, f, cursor, limit).compile()
   return sqlite.prepare<unknown[], CallLogRow>(compiled.sql).iterate(...(compiled.parameters as unknown[]))
@@ -70,6 +78,7 @@ export function searchPage(db: Kysely<Database>, f: ResolvedCallLogFilter, curso
 }
 
 /** FTS5 highlight() of the given rows' messages, with control-character marks (see fts-query.ts). */
+// SQLite-only: FTS5 highlight() and MATCH on call_logs_fts, rows picked by rowid (= seq).
 export async function highlights(db: Kysely<Database>, match: string, seqs: number[]): Promise<Map<number, string>> {
   if (seqs.length === 0) return new Map()
   const result = await sql<{ seq: number; highlighted: string }>`
@@ -128,9 +137,19 @@ export async function timeBounds(db: Kysely<Database>, f: ResolvedCallLogFilter)
   return { min: (min?.t as string | null) ?? null, max: (max?.t as string | null) ?? null }
 }
 
+/**
+ * The start, in epoch seconds, of the `bucketSeconds` bucket a line's timestamp falls in; buckets
+ * are aligned to multiples of the size. `bucketSeconds` is an integer written into the SQL as a
+ * literal, so grouping by the expression matches the selected one.
+ */
+// SQLite-only: unixepoch() of the ISO 8601 text, floored by integer division.
+export function timestampBucket(bucketSeconds: number): RawBuilder<number> {
+  return sql<number>`(unixepoch(timestamp) / ${sql.lit(bucketSeconds)}) * ${sql.lit(bucketSeconds)}`
+}
+
 /** Counts per (bucket start in epoch seconds, level); buckets aligned to multiples of the size. */
 export async function bucketCounts(db: Kysely<Database>, f: ResolvedCallLogFilter, bucketSeconds: number): Promise<Array<{ bucket: number; level: string; count: number }>> {
-  const bucket = sql<number>`(unixepoch(timestamp) / ${sql.lit(bucketSeconds)}) * ${sql.lit(bucketSeconds)}`
+  const bucket = timestampBucket(bucketSeconds)
   const rows = await applyFilter(db.selectFrom('call_logs'), f)
     .select((eb) => [bucket.as('bucket'), eb.ref('log_level').as('level'), eb.fn.countAll<number>().as('count')])
     .groupBy([bucket, 'log_level'])

@@ -9,6 +9,7 @@
  *
  * Returns null when nothing searchable is left (no letter or digit in any term).
  */
+// SQLite-only: writes FTS5 query syntax (quoted strings, a trailing * for prefixes) for ftsMatchingSeqs and highlights.
 export function toFtsQuery(input: string): string | null {
   const terms: string[] = []
   // A quoted phrase (closing quote optional), or a run of non-space characters.

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely'
+import { countTrue, utcDay } from '../../db/dialect.sqlite'
 import type { Database } from '../../db/schema'
 
 /**
@@ -8,6 +9,9 @@ import type { Database } from '../../db/schema'
  * Scope: `tenantId` null means every tenant (admin and viewer tokens). For calls and sessions the
  * all-tenants case is written `tenant_id in (select id from tenants)`, so SQLite still seeks the
  * (tenant_id, time) indexes, one range per tenant, instead of scanning the table for the period.
+ *
+ * The SQLite-only fragments (days sliced from ISO text, a count by summing a comparison) come from
+ * db/dialect.sqlite.ts; the queries themselves are kysely's and portable.
  */
 export type Scope = string | null
 
@@ -39,13 +43,13 @@ export async function counts(db: Kysely<Database>, tenantId: Scope) {
 
 /** Calls started since `since`, per UTC day, with how many failed. */
 export function callsByDay(db: Kysely<Database>, tenantId: Scope, since: string) {
-  const day = sql<string>`substr(started_at, 1, 10)`
+  const day = utcDay(sql.ref<string>('started_at'))
   return db
     .selectFrom('calls')
     .select((eb) => [
       day.as('day'),
       eb.fn.countAll<number>().as('calls'),
-      eb.fn.sum<number>(sql`status = 'failed'`).as('failed'),
+      countTrue(eb('status', '=', 'failed')).as('failed'),
     ])
     .where('started_at', '>=', since)
     .where((eb) => (tenantId === null ? eb('tenant_id', 'in', eb.selectFrom('tenants').select('id')) : eb('tenant_id', '=', tenantId)))
@@ -56,7 +60,7 @@ export function callsByDay(db: Kysely<Database>, tenantId: Scope, since: string)
 
 /** Error and critical log lines since `since`, per UTC day (the (log_level, timestamp) index). */
 export function errorLogsByDay(db: Kysely<Database>, tenantId: Scope, since: string) {
-  const day = sql<string>`substr(timestamp, 1, 10)`
+  const day = utcDay(sql.ref<string>('timestamp'))
   let query = db
     .selectFrom('call_logs')
     .select((eb) => [day.as('day'), eb.fn.countAll<number>().as('errors')])

@@ -1,10 +1,12 @@
-import { type Kysely, type QueryCreator, sql } from 'kysely'
+import { type Kysely, type QueryCreator, type RawBuilder, sql } from 'kysely'
+import { greatest, least, unindexed, utcDay, utcDayHour, utcHourOfDay, utcHourStart, utcNextHourStart } from '../../db/dialect.sqlite'
 import type { Database } from '../../db/schema'
 
 /*
  * Squad analytics queries. Every figure is aggregated by SQLite; the service only reshapes the
  * aggregated rows. Bounds are inclusive ISO 8601 UTC instants in the store's format, so text
- * comparison is time comparison. SQLite-specific: julianday() and strftime() for time arithmetic.
+ * comparison is time comparison. SQLite-specific: julianday() for handle time (handleMsSum, below)
+ * and the time fragments of db/dialect.sqlite.ts (strftime hours, days and hours sliced from the text).
  *
  * Plans (see migration 0002): sessions are aggregated from the covering index
  * conversations_squad_analytics in one pass without a temporary sort; the hourly timeline counts
@@ -78,11 +80,7 @@ export function sessionGroups(db: Kysely<Database>, squadId: string, period: Per
       'c.language',
       eb.fn.countAll<number>().as('sessions'),
       eb.fn.count<number>('c.ended_at').as('ended_sessions'),
-      // Handle time. Spelled exactly as the expression of conversations_squad_analytics, so SQLite
-      // reads the value stored in the index instead of parsing two timestamps per session (a test
-      // checks the query has no julianday call). Ongoing sessions (ended_at null) give null, which
-      // sum skips.
-      sql<number | null>`sum((julianday(c.ended_at) - julianday(c.created_at)) * 86400000.0)`.as('handle_ms'),
+      handleMsSum().as('handle_ms'),
       eb.fn.sum<number | null>('c.wait_ms').as('wait_ms_sum'),
       eb.fn.count<number>('c.wait_ms').as('wait_count'),
       eb.fn.sum<number | null>('c.resolved').as('resolved'),
@@ -92,10 +90,21 @@ export function sessionGroups(db: Kysely<Database>, squadId: string, period: Per
     .where('c.squad_id', '=', squadId)
     // Unary + keeps SQLite from seeking created_at in conversations_squad_created and then sorting
     // the rows for the GROUP BY: the period is checked inside the covering index instead.
-    .where(sql<string>`+c.created_at`, '>=', period.start)
-    .where(sql<string>`+c.created_at`, '<=', period.end)
+    .where(unindexed(sql.ref<string>('c.created_at')), '>=', period.start)
+    .where(unindexed(sql.ref<string>('c.created_at')), '<=', period.end)
     .groupBy(['c.agent_id', 'c.routing_strategy', 'c.channel', 'c.language'])
     .execute()
+}
+
+/**
+ * The sum of the sessions' handle times in ms, over `conversations as c`. Spelled exactly as the
+ * expression of the covering index conversations_squad_analytics (migration 0002), so SQLite reads
+ * the value stored in the index instead of parsing two timestamps per session (a test checks the
+ * query has no julianday call). Ongoing sessions (ended_at null) give null, which sum skips.
+ */
+// SQLite-only: julianday() arithmetic, matched to an expression index of the same spelling.
+export function handleMsSum(): RawBuilder<number | null> {
+  return sql<number | null>`sum((julianday(c.ended_at) - julianday(c.created_at)) * 86400000.0)`
 }
 
 /** Sessions per clock hour of the period: the input of both timeline sums. */
@@ -151,18 +160,17 @@ function hourlyBySeeks(db: Kysely<Database>, squadId: string, period: Period): Q
   // Each hour counts [lower, upper): the clock hour clipped to the period. Both bounds are plain
   // values per hour, so every count is one range seek in conversations_squad_created.
   const endExclusive = new Date(Date.parse(period.end) + 1).toISOString()
-  const nextHour = (value: unknown) => sql<string>`strftime('%Y-%m-%dT%H:00:00.000Z', ${value}, '+1 hour')`
   return db
     .withRecursive('hours(hour_start, hour_end)', (qc) =>
       qc
         .selectNoFrom([
-          sql<string>`strftime('%Y-%m-%dT%H:00:00.000Z', ${period.start})`.as('hour_start'),
-          nextHour(period.start).as('hour_end'),
+          utcHourStart(period.start).as('hour_start'),
+          utcNextHourStart(period.start).as('hour_end'),
         ])
         .unionAll(
           qc
             .selectFrom('hours')
-            .select([sql.ref<string>('hour_end').as('hour_start'), nextHour(sql.ref('hour_end')).as('hour_end')])
+            .select([sql.ref<string>('hour_end').as('hour_start'), utcNextHourStart(sql.ref<string>('hour_end')).as('hour_end')])
             .where('hour_end', '<=', period.end),
         ),
     )
@@ -171,16 +179,16 @@ function hourlyBySeeks(db: Kysely<Database>, squadId: string, period: Period): Q
         .selectFrom('hours')
         .select([
           'hour_start',
-          sql<string>`max(hour_start, ${period.start})`.as('lower'),
-          sql<string>`min(hour_end, ${endExclusive})`.as('upper'),
+          greatest(sql.ref<string>('hour_start'), period.start).as('lower'),
+          least(sql.ref<string>('hour_end'), endExclusive).as('upper'),
         ]),
     )
     .with(
       (cte) => cte('hourly').materialized(),
       (qc) =>
         qc.selectFrom('bounds as h').select((eb) => [
-          sql<string>`substr(h.hour_start, 1, 10)`.as('day'),
-          sql<number>`cast(substr(h.hour_start, 12, 2) as integer)`.as('hour'),
+          utcDay(sql.ref<string>('h.hour_start')).as('day'),
+          utcHourOfDay(sql.ref<string>('h.hour_start')).as('hour'),
           eb
             .selectFrom('conversations as c')
             .select((c) => c.fn.countAll<number>().as('n'))
@@ -194,21 +202,22 @@ function hourlyBySeeks(db: Kysely<Database>, squadId: string, period: Period): Q
 }
 
 function hourlyByGrouping(db: Kysely<Database>, squadId: string, period: Period): QueryCreator<Database & HourlyCounts> {
+  const dayHour = utcDayHour(sql.ref<string>('c.created_at'))
   const perHour = db
     .selectFrom('conversations as c')
-    .select((eb) => [sql<string>`substr(c.created_at, 1, 13)`.as('day_hour'), eb.fn.countAll<number>().as('sessions')])
+    .select((eb) => [dayHour.as('day_hour'), eb.fn.countAll<number>().as('sessions')])
     .where('c.squad_id', '=', squadId)
     .where('c.created_at', '>=', period.start)
     .where('c.created_at', '<=', period.end)
-    .groupBy(sql`substr(c.created_at, 1, 13)`)
+    .groupBy(dayHour)
   return db.with(
     (cte) => cte('hourly').materialized(),
     (qc) =>
       qc
         .selectFrom(perHour.as('p'))
         .select([
-          sql<string>`substr(p.day_hour, 1, 10)`.as('day'),
-          sql<number>`cast(substr(p.day_hour, 12, 2) as integer)`.as('hour'),
+          utcDay(sql.ref<string>('p.day_hour')).as('day'),
+          utcHourOfDay(sql.ref<string>('p.day_hour')).as('hour'),
           'p.sessions',
         ]),
   ) as unknown as QueryCreator<Database & HourlyCounts>
