@@ -3,16 +3,18 @@ import { Transform, type Readable } from 'node:stream'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
+import { beginBulkLoad, countCallLogs, prepareCallLogInsert } from '../call-logs/call-logs.write.repo'
 import { isOrphanedRun } from '../../lib/process-alive'
 import { NotFoundError } from '../../kit/errors'
 import type { ImportFormat } from './import-format'
+import { type ImportReport, toReport } from './import-report'
+import { createImportWriter } from './import-writer'
 import * as repo from './imports.repo'
 import { parseInWorker } from './parse-in-worker'
-import { type ParsedBatch, parsedBatches } from './parsed-batches'
-import { ImportFormatError } from './record-readers'
+import { parsedBatches } from './parsed-batches'
 
-/** Refused records kept in an import's report; the counts cover the rest. */
-export const MAX_REPORTED_ERRORS = 100
+export { MAX_REPORTED_ERRORS, type ImportError, type ImportReport } from './import-report'
+
 /** Below this size a file is parsed on the writing thread: a worker takes longer to start. */
 const WORKER_THRESHOLD_BYTES = 1 << 20
 /** Below this many records a bulk load saves too little to be worth holding one long transaction. */
@@ -21,34 +23,6 @@ const BULK_MIN_RECORDS = 50_000
 const BULK_BYTES_PER_RECORD = 1000
 /** Records per message from the parser: small enough to keep the writer busy from the start. */
 const PARSE_BATCH = 2000
-
-export interface ImportError {
-  /** 1-based position of the record in the file. */
-  record: number
-  /** Line the record starts on (for CSV: the line it ends on). */
-  line: number
-  reason: string
-}
-
-export interface ImportReport {
-  id: string
-  source: string
-  format: ImportFormat
-  status: 'running' | 'completed' | 'failed' | 'interrupted'
-  startedAt: string
-  updatedAt: string
-  finishedAt: string | null
-  bytesTotal: number | null
-  bytesRead: number
-  recordsRead: number
-  inserted: number
-  duplicates: number
-  invalid: number
-  errors: ImportError[]
-  /** Why the file could not be read to its end (status failed). */
-  failure: string | null
-  durationMs: number | null
-}
 
 export interface ImportOptions {
   /** The file's name as the user knows it: shown in the import history. */
@@ -64,8 +38,8 @@ export interface ImportOptions {
    */
   parser?: 'worker' | 'thread'
   /**
-   * Load in one transaction with the call log indexes rebuilt at the end (repo.beginBulkLoad):
-   * several times faster for a large file, but nothing is committed, nor visible to other
+   * Load in one transaction with the call log indexes rebuilt at the end (beginBulkLoad in
+   * call-logs.write.repo): several times faster for a large file, but nothing is committed, nor visible to other
    * connections, until the end. `auto` (what the CLI passes) does so when the file holds at least
    * BULK_MIN_RECORDS and about as many records as the store; the default is batches.
    */
@@ -76,7 +50,7 @@ export interface ImportOptions {
 
 /**
  * Whether a file of `bytes` is worth a bulk load into a store of `stored` call logs: rebuilding
- * the indexes costs per stored row, keeping them up to date per loaded one (repo.beginBulkLoad).
+ * the indexes costs per stored row, keeping them up to date per loaded one (beginBulkLoad).
  */
 export function bulkPays(bytes: number | null, stored: number): boolean {
   if (bytes === null) return false
@@ -84,29 +58,55 @@ export function bulkPays(bytes: number | null, stored: number): boolean {
   return expected >= BULK_MIN_RECORDS && expected >= stored
 }
 
-const toReport = (row: repo.ImportRow): ImportReport => ({
-  id: row.id,
-  source: row.source,
-  format: row.format,
-  status: row.status,
-  startedAt: row.started_at,
-  updatedAt: row.updated_at,
-  finishedAt: row.finished_at,
-  bytesTotal: row.bytes_total,
-  bytesRead: row.bytes_read,
-  recordsRead: row.records_read,
-  inserted: row.inserted,
-  duplicates: row.duplicates,
-  invalid: row.invalid,
-  errors: JSON.parse(row.errors) as ImportError[],
-  failure: row.failure,
-  durationMs: row.duration_ms,
-})
+/** The record of an import that starts now, by this process. */
+function newImportRow(options: ImportOptions): repo.ImportRow {
+  const now = new Date().toISOString()
+  return {
+    id: randomUUID(),
+    kind: 'call_logs',
+    source: options.source,
+    format: options.format,
+    status: 'running',
+    pid: process.pid,
+    started_at: now,
+    updated_at: now,
+    finished_at: null,
+    bytes_total: options.bytesTotal ?? null,
+    bytes_read: 0,
+    records_read: 0,
+    inserted: 0,
+    duplicates: 0,
+    invalid: 0,
+    errors: '[]',
+    failure: null,
+    duration_ms: null,
+  }
+}
+
+/** `input` passed through, its bytes counted; an error on `input` ends the counted stream too. */
+function countingBytes(input: Readable): { stream: Readable; bytesRead: () => number } {
+  let bytesRead = 0
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytesRead += chunk.length
+      done(null, chunk)
+    },
+  })
+  input.on('error', (error) => counter.destroy(error))
+  input.pipe(counter)
+  return { stream: counter, bytesRead: () => bytesRead }
+}
+
+/** Where the records are parsed (see ImportOptions.parser). */
+function parserFor(options: ImportOptions): typeof parsedBatches {
+  const small = options.bytesTotal != null && options.bytesTotal < WORKER_THRESHOLD_BYTES
+  return options.parser === 'thread' || (options.parser !== 'worker' && small) ? parsedBatches : parseInWorker
+}
 
 export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
   async function loadsInBulk(options: ImportOptions): Promise<boolean> {
     if (options.bulk !== 'auto') return options.bulk === true
-    return options.bytesTotal != null && bulkPays(options.bytesTotal, await repo.countCallLogs(db))
+    return options.bytesTotal != null && bulkPays(options.bytesTotal, await countCallLogs(db))
   }
 
   /** Imports left "running" by a process that is gone were interrupted (killed, crashed). */
@@ -125,118 +125,16 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
      */
     async importCallLogs(input: Readable, options: ImportOptions): Promise<ImportReport & { bulk: boolean }> {
       const started = performance.now()
-      const now = new Date().toISOString()
-      const row: repo.ImportRow = {
-        id: randomUUID(),
-        kind: 'call_logs',
-        source: options.source,
-        format: options.format,
-        status: 'running',
-        pid: process.pid,
-        started_at: now,
-        updated_at: now,
-        finished_at: null,
-        bytes_total: options.bytesTotal ?? null,
-        bytes_read: 0,
-        records_read: 0,
-        inserted: 0,
-        duplicates: 0,
-        invalid: 0,
-        errors: '[]',
-        failure: null,
-        duration_ms: null,
-      }
+      const row = newImportRow(options)
       await repo.insertImport(db, row)
-      const insert = repo.prepareCallLogInsert(db, sqlite, { import_id: row.id })
+      const insert = prepareCallLogInsert(db, sqlite, { import_id: row.id })
       const saveProgress = repo.prepareProgressUpdate(db, sqlite)
-      const errors: ImportError[] = []
+      const counted = countingBytes(input)
+      const load = (await loadsInBulk(options)) ? beginBulkLoad(sqlite) : null
       const batchSize = options.batchSize ?? 20_000
-
-      let bytesRead = 0
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          bytesRead += chunk.length
-          done(null, chunk)
-        },
-      })
-      input.on('error', (error) => counter.destroy(error))
-      input.pipe(counter)
-
-      const refuse = (record: number, line: number, reason: string) => {
-        row.invalid++
-        if (errors.length < MAX_REPORTED_ERRORS) errors.push({ record, line, reason })
-      }
-      const progress = () => ({
-        bytes_read: bytesRead,
-        records_read: row.records_read,
-        inserted: row.inserted,
-        duplicates: row.duplicates,
-        invalid: row.invalid,
-        errors: JSON.stringify(errors),
-        updated_at: new Date().toISOString(),
-      })
-      const load = (await loadsInBulk(options)) ? repo.beginBulkLoad(sqlite) : null
-      let pending: ParsedBatch[] = []
-      let pendingRecords = 0
-      const insertRows = () => {
-        for (const batch of pending) {
-          for (const r of batch.refused) refuse(r.record, r.line, r.reason)
-          for (const [i, values] of batch.rows.entries()) {
-            try {
-              if (insert(values)) row.inserted++
-              else row.duplicates++
-            } catch (error) {
-              // A store constraint the schema does not express (none known); the record, not the import, fails.
-              refuse(batch.positions[2 * i]!, batch.positions[2 * i + 1]!, (error as Error).message)
-            }
-          }
-          row.records_read = batch.recordsRead
-        }
-      }
-      const writeBatches = () => {
-        // Only the call logs skip the checks: they come out of checkCallLog, which holds them to
-        // the table's checks already. The import's own record is checked as usual.
-        repo.withCheckConstraintsOff(sqlite, insertRows)
-        Object.assign(row, progress())
-        saveProgress(row.id, row)
-        load?.indexMessages()
-      }
-      // In bulk the whole import is one transaction already; otherwise each batch is one.
-      const commit = load ? writeBatches : sqlite.transaction(() => repo.withFtsBatched(sqlite, writeBatches))
-      const flush = () => {
-        commit()
-        pending = []
-        pendingRecords = 0
-        options.onProgress?.(toReport(row))
-      }
-
-      const small = options.bytesTotal != null && options.bytesTotal < WORKER_THRESHOLD_BYTES
-      const parse = options.parser === 'thread' || (options.parser !== 'worker' && small) ? parsedBatches : parseInWorker
-      try {
-        try {
-          for await (const batch of parse(counter, options.format, Math.min(PARSE_BATCH, batchSize))) {
-            pending.push(batch)
-            pendingRecords += batch.rows.length + batch.refused.length
-            // In bulk there is no commit to spread out: writing each batch as it comes keeps this thread
-            // from holding up the reader that feeds the parse worker.
-            if (load || pendingRecords >= batchSize) flush()
-          }
-          flush()
-          row.status = 'completed'
-        } catch (error) {
-          if (pending.length) flush()
-          row.status = 'failed'
-          row.failure = error instanceof ImportFormatError ? error.message : `could not read the file: ${(error as Error).message}`
-        }
-        load?.finish()
-      } catch (error) {
-        // The store itself failed (disk full, …): a bulk load keeps nothing, batches keep theirs.
-        load?.abort()
-        if (load) Object.assign(row, { inserted: 0, duplicates: 0 })
-        row.status = 'failed'
-        row.failure = `the store could not take the records: ${(error as Error).message}`
-      }
-      const end = { ...progress(), status: row.status, failure: row.failure, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
+      const writer = createImportWriter({ sqlite, row, insert, saveProgress, load, batchSize, bytesRead: counted.bytesRead, onProgress: options.onProgress })
+      await writer.writeAll(parserFor(options)(counted.stream, options.format, Math.min(PARSE_BATCH, batchSize)))
+      const end = { ...writer.progress(), status: row.status, failure: row.failure, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
       Object.assign(row, end)
       await repo.finishImport(db, row.id, end)
       const report = toReport(row)

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
-import { checkCallLog } from './call-log-record'
+import { checkCallLog } from '../call-logs/call-log-record'
+import { callLogValues, type CallLogValues } from '../call-logs/call-log-values'
 import type { ImportFormat } from './import-format'
-import { callLogValues, type CallLogValues } from './imports.repo'
 import { readRecords, type SourceRecord } from './record-readers'
 
 /** A record the parser refused: its 1-based position in the file, the line it starts on, why. */

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import type { DatabaseHandle } from '../../db/connection'
 import { checkCallLog } from './call-log-record'
-import { callLogValues, prepareCallLogInsert } from './imports.repo'
+import { callLogValues } from './call-log-values'
+import { prepareCallLogInsert } from './call-logs.write.repo'
 
 /*
  * Imports write with the table's CHECK constraints off (withCheckConstraintsOff): that is only

@@ -1,0 +1,145 @@
+import type BetterSqlite3 from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import { dropIndexesAndTriggers, useRollbackJournal, withCheckConstraintsOff as checksOff } from '../../db/bulk-insert'
+import type { Database, NewCallLog } from '../../db/schema'
+import { CALL_LOG_COLUMNS, callLogValues, type CallLogValues } from './call-log-values'
+
+/*
+ * The call log write path, shared by imports and pulls: one checked insert, batches committed with
+ * their full-text indexing, and the bulk load. Each piece marked "SQLite-only" works on the raw
+ * better-sqlite3 handle or SQLite's own objects; another store needs its own version of it.
+ */
+
+/** Where call logs being stored come from: an import or a pull (see migration 0006-origins). */
+export type CallLogOrigin = { import_id: string } | { pull_id: string }
+
+/** Stores one call log row given as positional values; true when it was new, false for a known id. */
+export type CallLogInsert = (values: CallLogValues) => boolean
+
+/**
+ * Inserts one call log unless a record with its id is already stored; true when it was new.
+ * Every row of this writer records `origin`. Compiled once by kysely, run as a prepared statement
+ * per row (see db/bulk-insert.ts for why).
+ */
+// SQLite-only: a prepared statement on the raw better-sqlite3 handle, run synchronously per row.
+export function prepareCallLogInsert(db: Kysely<Database>, sqlite: BetterSqlite3.Database, origin: CallLogOrigin): CallLogInsert {
+  const [[column, id]] = Object.entries(origin) as [[keyof CallLogOrigin, string]]
+  const placeholder = { ...Object.fromEntries(CALL_LOG_COLUMNS.map((c) => [c, null])), [column]: null } as unknown as NewCallLog
+  const { sql } = db.insertInto('call_logs').values(placeholder).onConflict((oc) => oc.column('id').doNothing()).compile()
+  const statement = sqlite.prepare(sql)
+  return (values) => statement.run(values, id).changes === 1
+}
+
+/**
+ * Runs `write` with the table's CHECK constraints off, for rows checkCallLog accepted (its
+ * schema is at least as strict as the checks; call-log-record.test.ts holds it to that).
+ */
+// SQLite-only: the ignore_check_constraints pragma (db/bulk-insert.ts).
+export function withCheckConstraintsOff<T>(sqlite: BetterSqlite3.Database, write: () => T): T {
+  return checksOff(sqlite, write)
+}
+
+/** The newest call log's seq (0 for none): what was written after it is what needs indexing. */
+// SQLite-only: a prepared statement on the raw handle.
+const prepareLastSeq = (sqlite: BetterSqlite3.Database) => sqlite.prepare<[], number>('select coalesce(max(seq), 0) from call_logs').pluck()
+
+/** Indexes for full-text search, in one statement, the messages of the call logs after a seq. */
+// SQLite-only: writes the FTS5 table call_logs_fts directly.
+const prepareIndexAfter = (sqlite: BetterSqlite3.Database) =>
+  sqlite.prepare<[number]>('insert into call_logs_fts(rowid, message) select seq, message from call_logs where seq > ?')
+
+/**
+ * Runs `load` (inside the caller's transaction) with the full-text trigger off, then indexes the
+ * new rows' messages in one INSERT … SELECT. Row by row through the trigger, FTS5 costs about
+ * 35 µs a line on this class of machine; in one statement per batch, about 6. The trigger comes
+ * back from its stored definition before the transaction commits, so no other writer ever sees
+ * it missing.
+ */
+// SQLite-only: drops and recreates the FTS5 trigger from sqlite_master.
+export function withFtsBatched<T>(sqlite: BetterSqlite3.Database, load: () => T): T {
+  if (!sqlite.inTransaction) throw new Error('withFtsBatched must run inside a transaction')
+  const trigger = sqlite
+    .prepare<[], { sql: string }>("select sql from sqlite_master where type = 'trigger' and name = 'call_logs_fts_insert'")
+    .get()
+  if (!trigger) return load()
+  const last = prepareLastSeq(sqlite).get()!
+  sqlite.exec('drop trigger call_logs_fts_insert')
+  const result = load()
+  prepareIndexAfter(sqlite).run(last)
+  sqlite.exec(trigger.sql)
+  return result
+}
+
+/**
+ * Runs `write` (synchronous call log inserts) as one transaction, its messages indexed for
+ * full-text search in one statement at the end (withFtsBatched): the batch lands whole or not at all.
+ */
+// SQLite-only: a better-sqlite3 transaction on the raw handle, around withFtsBatched.
+export function writeCallLogBatch<T>(sqlite: BetterSqlite3.Database, write: () => T): T {
+  return sqlite.transaction(() => withFtsBatched(sqlite, write))()
+}
+
+/** Stores checked rows in one transaction (writeCallLogBatch); per row, whether it was new. */
+export function storeCallLogs(sqlite: BetterSqlite3.Database, insert: CallLogInsert, rows: readonly NewCallLog[]): boolean[] {
+  return writeCallLogBatch(sqlite, () => rows.map((row) => insert(callLogValues(row))))
+}
+
+export interface BulkLoad {
+  /**
+   * Indexes the messages written since the last call for full-text search. FTS5 takes them in
+   * bulk as well as at the end, so calling this while waiting for the parser shortens the end.
+   */
+  indexMessages(): void
+  /** Rebuilds the indexes, indexes the remaining messages for full-text search, commits. */
+  finish(): void
+  /** Rolls the whole load back, indexes included. */
+  abort(): void
+}
+
+/**
+ * Starts loading many call logs in one transaction with their secondary indexes and triggers
+ * dropped; the id's unique index stays, it is what dedupes. Worth it when the load is at least as
+ * large as the table: rebuilding costs about 6 µs per stored row, keeping the eight indexes up to
+ * date about 15 µs per loaded one (docs/benchmarks.md). Readers on other connections see the
+ * table as it was, indexes and all, until `finish` commits; a crash rolls everything back. With
+ * no other connection open, the load also runs without the WAL (useRollbackJournal).
+ */
+// SQLite-only: the rollback-journal switch, BEGIN IMMEDIATE on the raw handle, indexes and triggers dropped and rebuilt from sqlite_master.
+export function beginBulkLoad(sqlite: BetterSqlite3.Database): BulkLoad {
+  const restoreJournal = useRollbackJournal(sqlite)
+  sqlite.exec('begin immediate')
+  try {
+    const lastSeq = prepareLastSeq(sqlite)
+    const indexAfter = prepareIndexAfter(sqlite)
+    let indexed = lastSeq.get()!
+    const restore = dropIndexesAndTriggers(sqlite, 'call_logs', ['call_logs_id'])
+    const indexMessages = () => {
+      const last = lastSeq.get()!
+      if (last > indexed) indexAfter.run(indexed)
+      indexed = last
+    }
+    return {
+      indexMessages,
+      finish() {
+        restore()
+        indexMessages()
+        sqlite.exec('commit')
+        restoreJournal()
+      },
+      abort() {
+        if (sqlite.inTransaction) sqlite.exec('rollback')
+        restoreJournal()
+      },
+    }
+  } catch (error) {
+    sqlite.exec('rollback')
+    restoreJournal()
+    throw error
+  }
+}
+
+/** Stored call logs, counted to decide between a bulk and a batched load. */
+export async function countCallLogs(db: Kysely<Database>): Promise<number> {
+  const { n } = await db.selectFrom('call_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  return Number(n)
+}
