@@ -2,7 +2,10 @@ import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, ImportsTable } from '../../db/schema'
 
-/* The imports table. The call logs an import writes go through call-logs/call-logs.write.repo.ts. */
+/*
+ * The imports table. Listing, finding and interrupting runs are shared with pulls (runs/runs.repo.ts);
+ * the call logs an import writes go through call-logs/call-logs.write.repo.ts.
+ */
 
 export type ImportRow = Selectable<ImportsTable>
 
@@ -28,20 +31,4 @@ export function prepareProgressUpdate(db: Kysely<Database>, sqlite: BetterSqlite
 
 export function finishImport(db: Kysely<Database>, id: string, end: Pick<ImportRow, 'status' | 'finished_at' | 'duration_ms' | 'failure'> & ImportProgressColumns): Promise<unknown> {
   return db.updateTable('imports').set(end).where('id', '=', id).execute()
-}
-
-export function listImports(db: Kysely<Database>, limit: number): Promise<ImportRow[]> {
-  return db.selectFrom('imports').selectAll().orderBy('started_at', 'desc').orderBy('id').limit(limit).execute()
-}
-
-export function findImport(db: Kysely<Database>, id: string): Promise<ImportRow | undefined> {
-  return db.selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirst()
-}
-
-export function runningImports(db: Kysely<Database>): Promise<Array<Pick<ImportRow, 'id' | 'pid'>>> {
-  return db.selectFrom('imports').select(['id', 'pid']).where('status', '=', 'running').execute()
-}
-
-export function markInterrupted(db: Kysely<Database>, ids: string[], at: string): Promise<unknown> {
-  return db.updateTable('imports').set({ status: 'interrupted', finished_at: at }).where('id', 'in', ids).execute()
 }

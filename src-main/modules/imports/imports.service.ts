@@ -4,8 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
 import { beginBulkLoad, countCallLogs, prepareCallLogInsert } from '../call-logs/call-logs.write.repo'
-import { isOrphanedRun } from '../../lib/process-alive'
-import { NotFoundError } from '../../kit/errors'
+import { createRunLifecycle } from '../runs/run-lifecycle'
 import type { ImportFormat } from './import-format'
 import { type ImportReport, toReport } from './import-report'
 import { createImportWriter } from './import-writer'
@@ -104,15 +103,11 @@ function parserFor(options: ImportOptions): typeof parsedBatches {
 }
 
 export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
+  const runs = createRunLifecycle(db, 'imports', 'Import', toReport)
+
   async function loadsInBulk(options: ImportOptions): Promise<boolean> {
     if (options.bulk !== 'auto') return options.bulk === true
     return options.bytesTotal != null && bulkPays(options.bytesTotal, await countCallLogs(db))
-  }
-
-  /** Imports left "running" by a process that is gone were interrupted (killed, crashed). */
-  async function reconcile(): Promise<void> {
-    const dead = (await repo.runningImports(db)).filter((r) => isOrphanedRun(r.pid))
-    if (dead.length) await repo.markInterrupted(db, dead.map((r) => r.id), new Date().toISOString())
   }
 
   return {
@@ -142,17 +137,9 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
       return { ...report, bulk: load !== null }
     },
 
-    async list(limit = 50): Promise<ImportReport[]> {
-      await reconcile()
-      return (await repo.listImports(db, limit)).map(toReport)
-    },
+    list: (limit = 50): Promise<ImportReport[]> => runs.list(limit),
 
-    async get(id: string): Promise<ImportReport> {
-      await reconcile()
-      const row = await repo.findImport(db, id)
-      if (!row) throw new NotFoundError('Import')
-      return toReport(row)
-    },
+    get: (id: string): Promise<ImportReport> => runs.get(id),
   }
 }
 

@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, NewTenant, PulledKind, PullsTable } from '../../db/schema'
 
+/* Listing, finding and interrupting pulls are shared with imports (runs/runs.repo.ts). */
+
 export type PullRow = Selectable<PullsTable>
 export type PullProgressColumns = Pick<PullRow, 'requests' | 'retries' | 'counts' | 'errors' | 'updated_at'>
 
@@ -10,22 +12,6 @@ export function insertPull(db: Kysely<Database>, row: PullRow): Promise<unknown>
 
 export function updatePull(db: Kysely<Database>, id: string, set: Partial<Omit<PullRow, 'id'>>): Promise<unknown> {
   return db.updateTable('pulls').set(set).where('id', '=', id).execute()
-}
-
-export function listPulls(db: Kysely<Database>, limit: number): Promise<PullRow[]> {
-  return db.selectFrom('pulls').selectAll().orderBy('started_at', 'desc').orderBy('id').limit(limit).execute()
-}
-
-export function findPull(db: Kysely<Database>, id: string): Promise<PullRow | undefined> {
-  return db.selectFrom('pulls').selectAll().where('id', '=', id).executeTakeFirst()
-}
-
-export function runningPulls(db: Kysely<Database>): Promise<Array<Pick<PullRow, 'id' | 'pid'>>> {
-  return db.selectFrom('pulls').select(['id', 'pid']).where('status', '=', 'running').execute()
-}
-
-export function markInterrupted(db: Kysely<Database>, ids: string[], at: string): Promise<unknown> {
-  return db.updateTable('pulls').set({ status: 'interrupted', finished_at: at }).where('id', 'in', ids).execute()
 }
 
 /**

@@ -7,11 +7,11 @@ import { sessionListSchema } from '../../../src-shared/schemas/session'
 import { tenantSchema } from '../../../src-shared/schemas/tenant'
 import type { z } from '../../../src-shared/schemas/zod'
 import type { Database, NewTenant, PulledKind, PullStatus } from '../../db/schema'
-import { isOrphanedRun } from '../../lib/process-alive'
-import { InvalidInputError, NotFoundError } from '../../kit/errors'
+import { InvalidInputError } from '../../kit/errors'
 import { checkCallLog } from '../call-logs/call-log-record'
 import { callLogValues } from '../call-logs/call-log-values'
 import { prepareCallLogInsert, withFtsBatched } from '../call-logs/call-logs.write.repo'
+import { createRunLifecycle } from '../runs/run-lifecycle'
 import { CALL_LOG_PAGE_LIMIT, walkCallLogWindows } from './call-log-windows'
 import * as repo from './pulls.repo'
 import { createRemoteClient, normalizeBaseUrl, RemoteError, type RemoteClient } from './remote-client'
@@ -139,11 +139,7 @@ const readState = (value: string): StepState => ({ tenantId: null, completedAt: 
 
 export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
   const running = new Map<string, { controller: AbortController; done: Promise<PullReport> }>()
-
-  async function reconcile(): Promise<void> {
-    const dead = (await repo.runningPulls(db)).filter((r) => isOrphanedRun(r.pid))
-    if (dead.length) await repo.markInterrupted(db, dead.map((r) => r.id), new Date().toISOString())
-  }
+  const runs = createRunLifecycle(db, 'pulls', 'Pull', toReport)
 
   /** Checks options and records the pull; the returned promise settles with its final report. */
   async function begin(options: PullOptions): Promise<{ id: string; done: Promise<PullReport> }> {
@@ -451,11 +447,7 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
     /** Stops a pull this process runs; what it stored stays, and the next pull resumes. */
     async cancel(id: string): Promise<PullReport> {
       const pull = running.get(id)
-      if (!pull) {
-        const row = await repo.findPull(db, id)
-        if (!row) throw new NotFoundError('Pull')
-        return toReport(row)
-      }
+      if (!pull) return runs.find(id)
       pull.controller.abort()
       return pull.done
     },
@@ -467,17 +459,9 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
       await Promise.allSettled(pulls.map((p) => p.done))
     },
 
-    async list(limit = 50): Promise<PullReport[]> {
-      await reconcile()
-      return (await repo.listPulls(db, limit)).map(toReport)
-    },
+    list: (limit = 50): Promise<PullReport[]> => runs.list(limit),
 
-    async get(id: string): Promise<PullReport> {
-      await reconcile()
-      const row = await repo.findPull(db, id)
-      if (!row) throw new NotFoundError('Pull')
-      return toReport(row)
-    },
+    get: (id: string): Promise<PullReport> => runs.get(id),
 
     /** Stored documents of one kind from one source, whole (tests, scripts). */
     documents: (source: string, kind: PulledKind) => repo.listDocuments(db, source, kind),

@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/schema'
+import { NotFoundError } from '../../kit/errors'
+import { isOrphanedRun } from '../../lib/process-alive'
+import * as repo from './runs.repo'
+import type { RunRow, RunTable } from './runs.repo'
+
+/** What a run's reader asks of its history: the newest runs, one run, each as the caller reports it. */
+export interface RunLifecycle<R> {
+  /** Marks runs left "running" by a process that is gone as interrupted (killed, crashed). */
+  reconcile(): Promise<void>
+  /** The newest runs first, after reconcile. */
+  list(limit: number): Promise<R[]>
+  /** One run, after reconcile; NotFoundError when there is none with this id. */
+  get(id: string): Promise<R>
+  /** One run as stored, without reconciling; NotFoundError when there is none with this id. */
+  find(id: string): Promise<R>
+}
+
+/**
+ * The lifecycle imports and pulls share: a run is recorded as running with its process id, and a
+ * run whose process is gone when its history is read was interrupted. `what` names the run in
+ * errors ("Import not found"); `toReport` turns a row into what the service returns.
+ */
+export function createRunLifecycle<T extends RunTable, R>(
+  db: Kysely<Database>,
+  table: T,
+  what: string,
+  toReport: (row: RunRow<T>) => R,
+): RunLifecycle<R> {
+  async function reconcile(): Promise<void> {
+    const dead = (await repo.runningRuns(db, table)).filter((r) => isOrphanedRun(r.pid))
+    if (dead.length) await repo.markInterrupted(db, table, dead.map((r) => r.id), new Date().toISOString())
+  }
+
+  async function find(id: string): Promise<R> {
+    const row = await repo.findRun(db, table, id)
+    if (!row) throw new NotFoundError(what)
+    return toReport(row)
+  }
+
+  return {
+    reconcile,
+    find,
+    async list(limit) {
+      await reconcile()
+      return (await repo.listRuns(db, table, limit)).map(toReport)
+    },
+    async get(id) {
+      await reconcile()
+      return find(id)
+    },
+  }
+}
