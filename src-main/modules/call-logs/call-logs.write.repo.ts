@@ -40,7 +40,7 @@ export function withCheckConstraintsOff<T>(sqlite: BetterSqlite3.Database, write
 }
 
 /** The newest call log's seq (0 for none): what was written after it is what needs indexing. */
-// SQLite-only: a prepared statement on the raw handle.
+// SQLite-only: a prepared statement on the raw handle; seq is the rowid the FTS5 index keys on.
 const prepareLastSeq = (sqlite: BetterSqlite3.Database) => sqlite.prepare<[], number>('select coalesce(max(seq), 0) from call_logs').pluck()
 
 /** Indexes for full-text search, in one statement, the messages of the call logs after a seq. */
