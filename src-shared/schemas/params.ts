@@ -7,6 +7,20 @@ import { z } from './zod'
 
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/
 
+/**
+ * A zod preprocess step for a query string parsed as pydantic's lax mode does: `parse` returns the
+ * value or undefined, and undefined is an error of pydantic's `type` with its message.
+ */
+function laxText<T>(parse: (text: string) => T | undefined, type: string, message: string) {
+  return (value: unknown, ctx: z.RefinementCtx): unknown => {
+    if (typeof value !== 'string') return value
+    const parsed = parse(value)
+    if (parsed !== undefined) return parsed
+    ctx.addIssue({ code: 'custom', input: value, message, params: { type } })
+    return z.NEVER
+  }
+}
+
 export interface IntegerParamOptions {
   min?: number
   max?: number
@@ -20,17 +34,10 @@ export function integerParam(options: IntegerParamOptions) {
   if (options.min !== undefined) inner = inner.min(options.min)
   if (options.max !== undefined) inner = inner.max(options.max)
   return z
-    .preprocess((value, ctx) => {
-      if (typeof value !== 'string') return value
-      if (INTEGER_TEXT.test(value)) return Number(value)
-      ctx.addIssue({
-        code: 'custom',
-        input: value,
-        message: 'Input should be a valid integer, unable to parse string as an integer',
-        params: { type: 'int_parsing' },
-      })
-      return z.NEVER
-    }, inner.default(options.default))
+    .preprocess(
+      laxText((text) => (INTEGER_TEXT.test(text) ? Number(text) : undefined), 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer'),
+      inner.default(options.default),
+    )
     .openapi({ description: options.description })
 }
 
@@ -40,19 +47,13 @@ const FALSE_TEXT = new Set(['0', 'false', 'f', 'no', 'n', 'off'])
 /** A boolean query parameter parsed as pydantic does (`true`, `1`, `yes`, `on`, ... case-insensitively). */
 export function booleanParam(description: string) {
   return z
-    .preprocess((value, ctx) => {
-      if (typeof value !== 'string') return value
-      const text = value.trim().toLowerCase()
-      if (TRUE_TEXT.has(text)) return true
-      if (FALSE_TEXT.has(text)) return false
-      ctx.addIssue({
-        code: 'custom',
-        input: value,
-        message: 'Input should be a valid boolean, unable to interpret input',
-        params: { type: 'bool_parsing' },
-      })
-      return z.NEVER
-    }, z.boolean().optional())
+    .preprocess(
+      laxText((value) => {
+        const text = value.trim().toLowerCase()
+        return TRUE_TEXT.has(text) ? true : FALSE_TEXT.has(text) ? false : undefined
+      }, 'bool_parsing', 'Input should be a valid boolean, unable to interpret input'),
+      z.boolean().optional(),
+    )
     .openapi({ type: 'boolean', description })
 }
 

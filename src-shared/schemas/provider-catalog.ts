@@ -25,13 +25,18 @@ export const llmModelSchema = z.object({
   released: z.string().optional(),
 })
 
-export const llmProviderSchema = z.object({
+/** What every catalog entry carries, LLM or STT. */
+const providerFields = {
   id: z.string(),
   display_name: z.string(),
   description: z.string(),
   api_base_url: z.string(),
   docs_url: z.string(),
   auth,
+}
+
+export const llmProviderSchema = z.object({
+  ...providerFields,
   models: z.array(llmModelSchema).min(1),
 })
 
@@ -45,12 +50,7 @@ export const sttModelSchema = z.object({
 })
 
 export const sttProviderSchema = z.object({
-  id: z.string(),
-  display_name: z.string(),
-  description: z.string(),
-  api_base_url: z.string(),
-  docs_url: z.string(),
-  auth,
+  ...providerFields,
   key_check: z.object({ method: z.string(), path: z.string(), description: z.string() }),
   models: z.array(sttModelSchema).min(1),
 })
