@@ -1,11 +1,30 @@
 import { defineConfig } from 'vitest/config'
 
+/** Every project runs in Node (renderer tests that need a DOM say `// @vitest-environment happy-dom`), in forks. */
+const common = {
+  environment: 'node',
+  pool: 'forks',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} as const
+
+/** Seeds the demo database once per run for the projects whose tests start test servers. */
+const demoTemplate = ['test/global-setup.ts']
+
+/**
+ * `vitest run` runs every project; `vitest run --project <name>` (npm run test:<name>) one of them.
+ * unit: modules, shared code and renderer pieces on their own, in-process.
+ * http: the service behind the real listener (REST, tRPC, auth, OpenAPI, `serve`).
+ * integration: the CLI, pulls against a live backend, packaging and the Electron binding.
+ * e2e: the built console in Chromium (needs `electron-vite build` first).
+ */
 export default defineConfig({
   test: {
-    include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
-    environment: 'node',
-    pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    projects: [
+      { test: { ...common, name: 'unit', include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}'] } },
+      { test: { ...common, name: 'http', include: ['test/http/**/*.test.ts'], globalSetup: demoTemplate } },
+      { test: { ...common, name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: demoTemplate } },
+      { test: { ...common, name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: demoTemplate } },
+    ],
   },
 })

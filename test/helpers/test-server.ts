@@ -1,13 +1,16 @@
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { inject } from 'vitest'
 import { seedDatabase } from '../../src-main/seed'
 import { createService, type Service } from '../../src-main/service'
 import { createHttpApp } from '../../src-main/server/http-app'
 import { createHostGuard } from '../../src-main/server/host-guard'
 import { startListener } from '../../src-main/server/listener'
+import { DEMO_SEED } from './demo-template'
 import { tempDir } from './temp-dir'
 
+export { SEED_ANCHOR } from './demo-template'
 export const ADMIN_TOKEN = 'test-admin-token'
-export const SEED_ANCHOR = Date.parse('2026-11-20T12:00:00.000Z')
 
 export interface TestServer {
   url: string
@@ -21,11 +24,15 @@ export interface TestServer {
 /**
  * The real service on a temporary database file behind the real listener on 127.0.0.1:0,
  * seeded (unless told not to) with the small demo set at a fixed anchor, so values are known.
+ * The seeded file is a copy of the run's template (test/global-setup.ts), private to the caller,
+ * so tests may write to it; without a template (a project that has no global setup) it seeds its own.
  */
 export async function startTestServer(options: { seed?: boolean } = {}): Promise<TestServer> {
   const dbPath = join(tempDir(), 'server.sqlite')
+  const template = options.seed === false ? undefined : inject('demoTemplate')
+  if (template) copyFileSync(template, dbPath)
   const service = await createService({ dbPath, envToken: ADMIN_TOKEN, seedNewDatabase: false })
-  if (options.seed !== false) seedDatabase(service.handle, { scale: 'small', seed: 11, anchor: SEED_ANCHOR })
+  if (options.seed !== false && !template) seedDatabase(service.handle, DEMO_SEED)
   const hostGuard = createHostGuard('127.0.0.1')
   const app = createHttpApp({ service, version: 'test', hostGuard, uiRoot: null })
   const listener = await startListener(app, { host: '127.0.0.1', port: 0, hostGuard })
