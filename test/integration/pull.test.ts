@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createService, type Service } from '../../src-main/service'
 import { createAppRouter } from '../../src-main/server/app-router'
 import { createCallerFactory } from '../../src-main/kit/trpc'
@@ -212,8 +212,24 @@ describe('pull from a live backend', () => {
 
   it('can be cancelled, recording how far it got', async () => {
     await freshLocal()
-    const { id } = await local.pulls.start({ baseUrl: remote.url, token: ADMIN_TOKEN, since: SINCE, rate: 20 })
-    await new Promise((r) => setTimeout(r, 300))
+    // Cancel once the pull has recorded progress past its third request: a signal, not a guess at timing.
+    let underway!: () => void
+    const pastThirdRequest = new Promise<void>((resolve) => (underway = resolve))
+    const { id, done } = await local.pulls.begin({
+      baseUrl: remote.url,
+      token: ADMIN_TOKEN,
+      since: SINCE,
+      rate: 20,
+      onProgress: (progress) => {
+        if (progress.status === 'running' && progress.requests > 2) underway()
+      },
+    })
+    await Promise.race([
+      pastThirdRequest,
+      done.then((report) => {
+        throw new Error(`the pull ended (${report.status}) after ${report.requests} requests, before it could be cancelled`)
+      }),
+    ])
     expect((await local.pulls.get(id)).status).toBe('running')
     const report = await local.pulls.cancel(id)
     expect(report).toMatchObject({ status: 'cancelled', failure: 'the pull was cancelled' })
@@ -239,11 +255,14 @@ describe('pulls over tRPC (the console)', () => {
   it('starts a pull in the background and reports it through get and list; admins only', async () => {
     await freshLocal()
     const { id } = await caller('admin').pulls.start({ baseUrl: remote.url, token: ADMIN_TOKEN, since: '2026-11-18', tenantId: '', rate: 1000 })
-    let report = await caller('admin').pulls.get({ id })
-    for (let i = 0; report.status === 'running' && i < 200; i++) {
-      await new Promise((r) => setTimeout(r, 50))
-      report = await caller('admin').pulls.get({ id })
-    }
+    // The console has no callback, only get: poll it until the pull has stopped running (10 s at most).
+    const report = await vi.waitUntil(
+      async () => {
+        const current = await caller('admin').pulls.get({ id })
+        return current.status !== 'running' && current
+      },
+      { timeout: 10_000, interval: 50 },
+    )
     expect(report.status).toBe('completed')
     expect(report.counts.callLogs.inserted).toBe(count(remoteRows("select id from call_logs where timestamp >= '2026-11-18T00:00:00.000Z'")))
     expect((await caller('admin').pulls.list()).map((p) => p.id)).toEqual([id])
