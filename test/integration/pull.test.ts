@@ -136,9 +136,16 @@ describe('pull from a live backend', () => {
     // The 429 asked for a second: the retry after it came no sooner.
     const logs = proxy.requests.filter((r) => r.url.startsWith('/logs/calls'))
     expect(logs[2]!.at - logs[1]!.at).toBeGreaterThanOrEqual(990)
-    // 25 requests a second: starts at least 40 ms apart (a little less on arrival, for loopback jitter).
-    const gaps = proxy.requests.slice(1).map((r, i) => r.at - proxy.requests[i]!.at)
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(32)
+    // 25 requests a second: starts 40 ms apart. Arrival times carry the event loop's delays (the
+    // proxy shares this process with the pull, which writes between requests), so one late arrival
+    // can land close to the next; what must hold is the pace: no burst in any 200 ms (at most 5
+    // starts, 6 with one late arrival) and the whole series no faster than the rate, but for the
+    // first arrival's delay.
+    const at = proxy.requests.map((r) => r.at)
+    const busiest = Math.max(...at.map((t) => at.filter((u) => u >= t && u < t + 200).length))
+    expect(busiest).toBeLessThanOrEqual(6)
+    expect(at.length).toBeGreaterThan(5)
+    expect(at.at(-1)! - at[0]!).toBeGreaterThanOrEqual((at.length - 2) * 40)
     expect(proxy.requests.every((r) => r.authorization === `Bearer ${ADMIN_TOKEN}`)).toBe(true)
   })
 
