@@ -1,9 +1,6 @@
 import { EventEmitter } from 'node:events'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { menuTemplate, type MenuActions } from './app-menu'
-import { CONTENT_SECURITY_POLICY } from './content-security-policy'
 import { guardNavigation, type GuardedContents } from './navigation-guard'
 import { DEFAULT_SIZE, restoreBounds, windowOptions } from './window-options'
 
@@ -93,15 +90,5 @@ describe('the application menu', () => {
     click(template[3]!.submenu as Array<{ label?: string; click?: () => void }>, 'API Docs')
     for (const action of Object.values(actions)) expect(action).toHaveBeenCalledOnce()
     expect(menuTemplate(actions, 'darwin')[0]).toEqual({ role: 'appMenu' })
-  })
-})
-
-describe('the content security policy', () => {
-  it('is in the built console page: scripts from the app only, no eval, no frames', () => {
-    const html = readFileSync(join(import.meta.dirname, '../../out/renderer/index.html'), 'utf8')
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`)
-    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self';")
-    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval')
-    expect(CONTENT_SECURITY_POLICY).toContain("object-src 'none'")
   })
 })

@@ -1,60 +1,9 @@
-import { existsSync } from 'node:fs'
-import { PassThrough, Readable } from 'node:stream'
+import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { parseInWorker } from './parse-in-worker'
-import { type ParsedBatch, parsedBatches } from './parsed-batches'
+import { collect, inChunks, mixedFile, record, uuid } from '../../../test/helpers/call-log-files'
+import { parsedBatches } from './parsed-batches'
 import { ImportFormatError } from './record-readers'
-
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-const record = (n: number, o: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    id: uuid(n),
-    tenant_id: '11111111-1111-4111-8111-111111111111',
-    log_type: 'stt',
-    log_level: 'info',
-    message: `Transcrição número ${n} — ok`,
-    timestamp: `2026-11-01T10:00:${String(n % 60).padStart(2, '0')}.000Z`,
-    details: { n },
-    ...o,
-  })
-
-/** A file of valid and broken records, CRLF line ends, a BOM, blank lines, no final newline. */
-function mixedFile(valid: number): string {
-  const lines = ['\uFEFF' + record(1)]
-  for (let n = 2; n <= valid; n++) {
-    lines.push(record(n))
-    if (n % 97 === 0) lines.push('{"id": "broken')
-    if (n % 89 === 0) lines.push(record(100_000 + n, { log_level: 'loud' }))
-    if (n % 50 === 0) lines.push('')
-  }
-  return lines.join('\r\n')
-}
-
-/** The text cut into small chunks: lines and multi-byte characters split across chunks. */
-const inChunks = (text: string, size = 61) => {
-  const bytes = Buffer.from(text)
-  const chunks: Buffer[] = []
-  for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size))
-  return Readable.from(chunks)
-}
-
-async function collect(batches: AsyncGenerator<ParsedBatch>) {
-  const rows: Array<Array<string | null>> = []
-  const positions: number[] = []
-  const refused: unknown[] = []
-  let recordsRead = 0
-  let count = 0
-  for await (const batch of batches) {
-    count++
-    rows.push(...batch.rows)
-    positions.push(...batch.positions)
-    refused.push(...batch.refused)
-    recordsRead = batch.recordsRead
-  }
-  return { rows, positions, refused, recordsRead, count }
-}
-
-const BUNDLED = new URL('../../../out/main/parse-worker.js', import.meta.url)
 
 describe('parsing on a worker thread', () => {
   it('yields exactly what parsing on this thread yields, across chunk borders', async () => {
@@ -96,13 +45,5 @@ describe('parsing on a worker thread', () => {
     input.write(`${record(1)}\n${record(2)}\n`)
     setTimeout(() => input.destroy(new Error('disk went away')), 50)
     await expect(collect(parseInWorker(input, 'ndjson', 1000))).rejects.toThrow('disk went away')
-  })
-
-  it('runs the bundled worker the desktop app starts (out/main/parse-worker.js)', async () => {
-    expect(existsSync(BUNDLED), 'build first: npm run build').toBe(true)
-    const text = mixedFile(1200)
-    const here = await collect(parsedBatches(inChunks(text, 4096), 'ndjson', 300))
-    const bundled = await collect(parseInWorker(inChunks(text, 4096), 'ndjson', 300, BUNDLED))
-    expect(bundled).toEqual(here)
   })
 })
