@@ -7,6 +7,7 @@ interface QueryStateProps<T> {
   query: UseQueryResult<T, { message: string }>
   /** Shown instead of the content when this returns true for the data. */
   isEmpty?: (data: T) => boolean
+  /** What the empty state says: a string is shown dimmed, as every list's "nothing here" line is. */
   empty?: ReactNode
   children: (data: T) => ReactNode
 }
@@ -30,7 +31,7 @@ export function QueryState<T>({ query, isEmpty, empty, children }: QueryStatePro
   if (isEmpty?.(query.data)) {
     return (
       <Center h={120} data-testid="empty-state">
-        {empty ?? <Text c="dimmed">Nothing here yet.</Text>}
+        {typeof empty === 'string' || empty === undefined ? <Text c="dimmed">{empty ?? 'Nothing here yet.'}</Text> : empty}
       </Center>
     )
   }

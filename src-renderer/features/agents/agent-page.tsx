@@ -1,15 +1,19 @@
-import { Anchor, Badge, Code, Group, Pagination, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core'
+import { Anchor, Badge, Group, Pagination, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link, useParams, useSearchParams } from 'react-router'
 import { SESSIONS_PAGE } from '../../../src-shared/constants'
-import { BreadcrumbTitle } from '../../components/breadcrumb-title'
+import { type Column, ListTable } from '../../components/list-table'
 import { QueryState } from '../../components/query-state'
+import { RecordHeading } from '../../components/record-heading'
 import { Fields, Section } from '../../components/section'
+import { CountCell } from '../../components/table-cells'
 import { formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
-import { AgentStatusBadge } from './agent-status'
+import { AgentStatusBadge, providerModel } from './agent-status'
 
 export const PAGE_SIZES = ['10', '20', '50', '100']
+
+const SESSION_COLUMNS: Column[] = [{ label: 'Started', w: 230 }, { label: 'Last activity', w: 230 }, { label: 'Messages', w: 90, ta: 'right' }, { label: 'Last message' }]
 
 /** Page (1-based) and page size from the URL, clamped to what the API accepts. */
 function usePaging() {
@@ -42,12 +46,9 @@ export function AgentPage() {
         const pages = Math.max(1, Math.ceil((sessions.data?.total ?? a.session_count) / size))
         return (
           <Stack gap="md">
-            <Group justify="space-between">
-              <BreadcrumbTitle crumbs={[{ to: '/agents', label: 'Agents' }]} title={a.name} titleTestId="agent-name">
-                <AgentStatusBadge status={a.status} />
-              </BreadcrumbTitle>
-              <Code>{a.id}</Code>
-            </Group>
+            <RecordHeading crumbs={[{ to: '/agents', label: 'Agents' }]} title={a.name} titleTestId="agent-name" id={a.id}>
+              <AgentStatusBadge status={a.status} />
+            </RecordHeading>
             <SimpleGrid cols={{ base: 1, md: 3 }} spacing="sm">
               <Section title="Profile">
                 <Fields
@@ -71,9 +72,9 @@ export function AgentPage() {
               <Section title="Models">
                 <Fields
                   rows={[
-                    ['LLM', `${a.llm_provider} · ${a.llm_model}`],
-                    ['STT', `${a.stt_provider} · ${a.stt_model}`],
-                    ['TTS', `${a.tts_provider} · ${a.tts_model}`],
+                    ['LLM', providerModel(a.llm_provider, a.llm_model)],
+                    ['STT', providerModel(a.stt_provider, a.stt_model)],
+                    ['TTS', providerModel(a.tts_provider, a.tts_model)],
                     ['Voice', a.voice_id ?? '—'],
                   ]}
                 />
@@ -97,40 +98,33 @@ export function AgentPage() {
                 </Text>
               }
             >
-              <QueryState query={sessions} isEmpty={(d) => d.sessions.length === 0} empty={<Text c="dimmed">No sessions on this page.</Text>}>
+              <QueryState query={sessions} isEmpty={(d) => d.sessions.length === 0} empty="No sessions on this page.">
                 {(d) => (
-                  <Table highlightOnHover data-testid="sessions-table" style={{ tableLayout: 'fixed' }}>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th w={230}>Started</Table.Th>
-                        <Table.Th w={230}>Last activity</Table.Th>
-                        <Table.Th w={90} ta="right">
-                          Messages
-                        </Table.Th>
-                        <Table.Th>Last message</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {d.sessions.map((s) => (
-                        <Table.Tr key={s.conversation_id} data-session-id={s.conversation_id}>
-                          <Table.Td>
-                            <Anchor component={Link} to={`/sessions/${s.conversation_id}`} size="sm">
-                              {formatTimestamp(s.created_at)}
-                            </Anchor>
-                          </Table.Td>
-                          <Table.Td>{formatTimestamp(s.updated_at)}</Table.Td>
-                          <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                            {s.message_count}
-                          </Table.Td>
-                          <Table.Td>
-                            <Text size="sm" truncate="end" dir="auto" title={s.last_message_preview}>
-                              {s.last_message_preview || <Text span c="dimmed" size="sm">—</Text>}
-                            </Text>
-                          </Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
+                  <ListTable
+                    highlightOnHover
+                    testId="sessions-table"
+                    style={{ tableLayout: 'fixed' }}
+                    columns={SESSION_COLUMNS}
+                    rows={d.sessions}
+                    rowKey={(s) => s.conversation_id}
+                    rowProps={(s) => ({ 'data-session-id': s.conversation_id })}
+                    cells={(s) => (
+                      <>
+                        <Table.Td>
+                          <Anchor component={Link} to={`/sessions/${s.conversation_id}`} size="sm">
+                            {formatTimestamp(s.created_at)}
+                          </Anchor>
+                        </Table.Td>
+                        <Table.Td>{formatTimestamp(s.updated_at)}</Table.Td>
+                        <CountCell>{s.message_count}</CountCell>
+                        <Table.Td>
+                          <Text size="sm" truncate="end" dir="auto" title={s.last_message_preview}>
+                            {s.last_message_preview || <Text span c="dimmed" size="sm">—</Text>}
+                          </Text>
+                        </Table.Td>
+                      </>
+                    )}
+                  />
                 )}
               </QueryState>
               <Group justify="space-between" mt="sm">

@@ -2,13 +2,14 @@ import { Button, FileInput, Group, Progress, Stack, Table, Text, Title } from '@
 import { IconFileImport } from '@tabler/icons-react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import type { Column } from '../../components/list-table'
 import { QueryState } from '../../components/query-state'
 import { NeedsRole, Section } from '../../components/section'
 import type { ImportReport } from '../../lib/api-types'
 import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { ImportErrors } from './import-errors'
-import { type ExpandableColumn, ExpandableTable, RunStatusBadge, runDuration } from './run-history'
+import { ExpandableTable, RunStatusBadge, runDuration } from './run-history'
 import { PullForm } from './pull-form'
 import { PullHistory } from './pull-history'
 import { uploadCallLogs } from './upload-call-logs'
@@ -89,16 +90,16 @@ function ImportForm() {
   )
 }
 
-const IMPORT_COLUMNS: ExpandableColumn[] = [
+const IMPORT_COLUMNS: Column[] = [
   { label: 'Started' },
   { label: 'File' },
   { label: 'Format' },
   { label: 'Status' },
-  { label: 'Read', numeric: true },
-  { label: 'New', numeric: true },
-  { label: 'Known', numeric: true },
-  { label: 'Refused', numeric: true },
-  { label: 'Time', numeric: true },
+  { label: 'Read', ta: 'right' },
+  { label: 'New', ta: 'right' },
+  { label: 'Known', ta: 'right' },
+  { label: 'Refused', ta: 'right' },
+  { label: 'Time', ta: 'right' },
 ]
 
 function ImportHistory() {
@@ -106,7 +107,7 @@ function ImportHistory() {
   const imports = useQuery(trpc.imports.list.queryOptions({ limit: 50 }))
   const [open, setOpen] = useState<string | null>(null)
   return (
-    <QueryState query={imports} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No imports yet.</Text>}>
+    <QueryState query={imports} isEmpty={(rows) => rows.length === 0} empty="No imports yet.">
       {(rows) => (
         <ExpandableTable
           testId="import-history"

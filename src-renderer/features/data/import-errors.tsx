@@ -1,6 +1,9 @@
 import { Table, Text } from '@mantine/core'
+import { type Column, ListTable } from '../../components/list-table'
 import type { ImportReport } from '../../lib/api-types'
 import { formatNumber } from '../../lib/format'
+
+const COLUMNS: Column[] = [{ label: 'Record', w: 80 }, { label: 'Line', w: 80 }, { label: 'Reason' }]
 
 /** The refused records of an import: where they are in the file and why. */
 export function ImportErrors({ report }: { report: ImportReport }) {
@@ -13,24 +16,22 @@ export function ImportErrors({ report }: { report: ImportReport }) {
         </Text>
       )}
       {report.errors.length > 0 && (
-        <Table striped withTableBorder fz="xs" data-testid="import-errors">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={80}>Record</Table.Th>
-              <Table.Th w={80}>Line</Table.Th>
-              <Table.Th>Reason</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {report.errors.map((e) => (
-              <Table.Tr key={e.record}>
-                <Table.Td>{e.record}</Table.Td>
-                <Table.Td>{e.line}</Table.Td>
-                <Table.Td>{e.reason}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <ListTable
+          striped
+          withTableBorder
+          fz="xs"
+          testId="import-errors"
+          columns={COLUMNS}
+          rows={report.errors}
+          rowKey={(e) => String(e.record)}
+          cells={(e) => (
+            <>
+              <Table.Td>{e.record}</Table.Td>
+              <Table.Td>{e.line}</Table.Td>
+              <Table.Td>{e.reason}</Table.Td>
+            </>
+          )}
+        />
       )}
       {report.invalid > report.errors.length && (
         <Text size="xs" c="dimmed" mt={4}>

@@ -1,12 +1,13 @@
 import { Button, Group, Stack, Table, Text } from '@mantine/core'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
+import type { Column } from '../../components/list-table'
 import { QueryState } from '../../components/query-state'
 import type { PullReport } from '../../lib/api-types'
 import { formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { PulledDocuments } from './pulled-documents'
-import { type ExpandableColumn, ExpandableTable, RunStatusBadge, runDuration } from './run-history'
+import { ExpandableTable, RunStatusBadge, runDuration } from './run-history'
 
 /** What a pull fetched, one line per kind, as the CLI prints it. */
 function PullDetails({ report, onBrowse }: { report: PullReport; onBrowse: () => void }) {
@@ -52,15 +53,15 @@ function PullDetails({ report, onBrowse }: { report: PullReport; onBrowse: () =>
   )
 }
 
-const PULL_COLUMNS: ExpandableColumn[] = [
+const PULL_COLUMNS: Column[] = [
   { label: 'Started' },
   { label: 'Source' },
   { label: 'Status' },
-  { label: 'Call logs', numeric: true },
-  { label: 'New', numeric: true },
-  { label: 'Sessions', numeric: true },
-  { label: 'Problems', numeric: true },
-  { label: 'Time', numeric: true },
+  { label: 'Call logs', ta: 'right' },
+  { label: 'New', ta: 'right' },
+  { label: 'Sessions', ta: 'right' },
+  { label: 'Problems', ta: 'right' },
+  { label: 'Time', ta: 'right' },
 ]
 
 /** Every pull, newest first; refreshed while one runs. The newest opens by itself. */
@@ -77,7 +78,7 @@ export function PullHistory() {
   return (
     <>
       <PulledDocuments source={browsing} onClose={() => setBrowsing(null)} />
-      <QueryState query={pulls} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No pulls yet.</Text>}>
+      <QueryState query={pulls} isEmpty={(rows) => rows.length === 0} empty="No pulls yet.">
         {(rows) => (
           <ExpandableTable
             testId="pull-history"

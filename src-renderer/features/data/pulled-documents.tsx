@@ -76,7 +76,7 @@ export function PulledDocuments({ source, onClose }: { source: string | null; on
           onChange={(v) => choose(v as PulledKind)}
           data={(Object.keys(KIND_LABELS) as PulledKind[]).map((k) => ({ value: k, label: `${KIND_LABELS[k]}${counts ? ` (${formatNumber(counts[k])})` : ''}` }))}
         />
-        <QueryState query={documents} isEmpty={(d) => d.total === 0} empty={<Text c="dimmed">Nothing of this kind was fetched from this source.</Text>}>
+        <QueryState query={documents} isEmpty={(d) => d.total === 0} empty="Nothing of this kind was fetched from this source.">
           {(d) => (
             <Stack gap="sm">
               <ExpandableTable

@@ -1,5 +1,6 @@
 import { Badge, Table } from '@mantine/core'
 import { Fragment, type ReactNode } from 'react'
+import { type Column, ListTableHead } from '../../components/list-table'
 import type { ImportReport, PullReport } from '../../lib/api-types'
 
 /** Every status an import or a pull can be in. */
@@ -18,14 +19,8 @@ export function RunStatusBadge({ status, testId }: { status: RunStatus; testId?:
 /** A run's duration cell: "—" while it runs. */
 export const runDuration = (durationMs: number | null) => (durationMs === null ? '—' : `${(durationMs / 1000).toFixed(1)} s`)
 
-export interface ExpandableColumn {
-  label: ReactNode
-  /** Right-aligned, for counts and durations. */
-  numeric?: boolean
-}
-
 export interface ExpandableTableProps<T> {
-  columns: readonly ExpandableColumn[]
+  columns: readonly Column[]
   rows: readonly T[]
   rowKey: (row: T) => string
   /** The key of the row shown open, if any. */
@@ -46,15 +41,7 @@ export interface ExpandableTableProps<T> {
 export function ExpandableTable<T>({ columns, rows, rowKey, openKey, onToggle, cells, details, testId, fz }: ExpandableTableProps<T>) {
   return (
     <Table highlightOnHover fz={fz} data-testid={testId}>
-      <Table.Thead>
-        <Table.Tr>
-          {columns.map((c, i) => (
-            <Table.Th key={i} ta={c.numeric ? 'right' : undefined}>
-              {c.label}
-            </Table.Th>
-          ))}
-        </Table.Tr>
-      </Table.Thead>
+      <ListTableHead columns={columns} />
       <Table.Tbody>
         {rows.map((row) => {
           const key = rowKey(row)

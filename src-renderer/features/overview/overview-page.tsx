@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { QueryState } from '../../components/query-state'
 import { Section } from '../../components/section'
+import { CountCell, NameLinkCell } from '../../components/table-cells'
 import { formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 
@@ -134,17 +135,13 @@ export function OverviewPage() {
                             <Table.Td w={24} c="dimmed">
                               {i + 1}
                             </Table.Td>
-                            <Table.Td>
-                              <Anchor component={Link} to={`/agents/${a.agent_id}`} size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>
-                                {a.agent_name}
-                              </Anchor>
-                            </Table.Td>
+                            <NameLinkCell to={`/agents/${a.agent_id}`} nowrap>
+                              {a.agent_name}
+                            </NameLinkCell>
                             <Table.Td c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                               {a.tenant_name}
                             </Table.Td>
-                            <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                              {formatNumber(a.sessions)}
-                            </Table.Td>
+                            <CountCell>{formatNumber(a.sessions)}</CountCell>
                           </Table.Tr>
                         ))}
                       </Table.Tbody>

@@ -1,16 +1,30 @@
 import { Anchor, Badge, Code, Group, Select, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core'
 import { IconCheck, IconMinus } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query'
-import { useSearchParams } from 'react-router'
 import type { LlmProviderDetails } from '../../../src-shared/schemas/providers'
+import { type Column, ListTable } from '../../components/list-table'
 import { QueryState } from '../../components/query-state'
 import { errorCode, Fields, NeedsRole, Section } from '../../components/section'
+import { NameIdCell } from '../../components/table-cells'
 import { formatNumber } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
+import { useUrlParam } from '../../lib/url-param'
 import { SttValidation } from './stt-validation'
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 3 })
 const Yes = ({ on }: { on: boolean }) => (on ? <IconCheck size={14} color="var(--mantine-color-teal-6)" aria-label="yes" /> : <IconMinus size={14} color="var(--mantine-color-dimmed)" aria-label="no" />)
+
+const MODEL_COLUMNS: Column[] = [
+  { label: 'Model' },
+  { label: 'Context window', ta: 'right' },
+  { label: 'Max output', ta: 'right' },
+  { label: 'Tools', ta: 'center' },
+  { label: 'Streaming', ta: 'center' },
+  { label: 'Vision', ta: 'center' },
+  { label: 'Input / Mtok', ta: 'right' },
+  { label: 'Output / Mtok', ta: 'right' },
+  { label: 'Released' },
+]
 
 function LlmDetails({ d }: { d: LlmProviderDetails }) {
   return (
@@ -55,43 +69,26 @@ function LlmDetails({ d }: { d: LlmProviderDetails }) {
         </Section>
       </SimpleGrid>
       <Section title={`Models (${d.models.length})`} right={<Text size="xs" c="dimmed">{d.description}</Text>}>
-        <Table highlightOnHover data-testid="llm-models">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Model</Table.Th>
-              <Table.Th ta="right">Context window</Table.Th>
-              <Table.Th ta="right">Max output</Table.Th>
-              <Table.Th ta="center">Tools</Table.Th>
-              <Table.Th ta="center">Streaming</Table.Th>
-              <Table.Th ta="center">Vision</Table.Th>
-              <Table.Th ta="right">Input / Mtok</Table.Th>
-              <Table.Th ta="right">Output / Mtok</Table.Th>
-              <Table.Th>Released</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {d.models.map((m) => (
-              <Table.Tr key={m.id}>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {m.display_name}
-                  </Text>
-                  <Text size="xs" c="dimmed" ff="monospace">
-                    {m.id}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">{formatNumber(m.context_window)}</Table.Td>
-                <Table.Td ta="right">{formatNumber(m.max_output_tokens)}</Table.Td>
-                <Table.Td ta="center"><Yes on={m.supports_tools} /></Table.Td>
-                <Table.Td ta="center"><Yes on={m.supports_streaming} /></Table.Td>
-                <Table.Td ta="center"><Yes on={m.supports_vision} /></Table.Td>
-                <Table.Td ta="right">{usd.format(m.input_price_per_mtok)}</Table.Td>
-                <Table.Td ta="right">{usd.format(m.output_price_per_mtok)}</Table.Td>
-                <Table.Td>{m.released ?? '—'}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <ListTable
+          highlightOnHover
+          testId="llm-models"
+          columns={MODEL_COLUMNS}
+          rows={d.models}
+          rowKey={(m) => m.id}
+          cells={(m) => (
+            <>
+              <NameIdCell name={m.display_name} id={m.id} />
+              <Table.Td ta="right">{formatNumber(m.context_window)}</Table.Td>
+              <Table.Td ta="right">{formatNumber(m.max_output_tokens)}</Table.Td>
+              <Table.Td ta="center"><Yes on={m.supports_tools} /></Table.Td>
+              <Table.Td ta="center"><Yes on={m.supports_streaming} /></Table.Td>
+              <Table.Td ta="center"><Yes on={m.supports_vision} /></Table.Td>
+              <Table.Td ta="right">{usd.format(m.input_price_per_mtok)}</Table.Td>
+              <Table.Td ta="right">{usd.format(m.output_price_per_mtok)}</Table.Td>
+              <Table.Td>{m.released ?? '—'}</Table.Td>
+            </>
+          )}
+        />
         <Text size="xs" c="dimmed" mt={6}>
           Prices are indicative list prices in USD per million tokens.
         </Text>
@@ -102,17 +99,13 @@ function LlmDetails({ d }: { d: LlmProviderDetails }) {
 
 export function ProvidersPage() {
   const trpc = useTRPC()
-  const [params, setParams] = useSearchParams()
-  const tab = params.get('tab') === 'stt' ? 'stt' : 'llm'
+  const [tabParam, setTab] = useUrlParam('tab')
+  const [llmParam, setLlm] = useUrlParam('llm')
+  const tab = tabParam === 'stt' ? 'stt' : 'llm'
   const catalog = useQuery(trpc.providers.catalog.queryOptions())
   const llmIds = catalog.data?.llm.map((p) => p.id) ?? []
-  const provider = llmIds.includes(params.get('llm') ?? '') ? params.get('llm')! : (llmIds[0] ?? '')
+  const provider = llmIds.includes(llmParam) ? llmParam : (llmIds[0] ?? '')
   const details = useQuery({ ...trpc.providers.llmDetails.queryOptions({ provider }), enabled: provider !== '' })
-  const set = (key: string, value: string) => {
-    const next = new URLSearchParams(params)
-    next.set(key, value)
-    setParams(next, { replace: true })
-  }
   if (errorCode(catalog.error) === 'FORBIDDEN') {
     return (
       <Stack>
@@ -126,7 +119,7 @@ export function ProvidersPage() {
       <Group justify="space-between" h={36}>
         <Title order={3}>Providers</Title>
       </Group>
-      <Tabs value={tab} onChange={(value) => set('tab', value ?? 'llm')} keepMounted={false}>
+      <Tabs value={tab} onChange={(value) => setTab(value ?? 'llm')} keepMounted={false}>
         <Tabs.List mb="sm">
           <Tabs.Tab value="llm">LLM providers</Tabs.Tab>
           <Tabs.Tab value="stt">STT validation</Tabs.Tab>
@@ -140,7 +133,7 @@ export function ProvidersPage() {
                   w={280}
                   data={c.llm.map((p) => ({ value: p.id, label: p.display_name }))}
                   value={provider}
-                  onChange={(value) => value && set('llm', value)}
+                  onChange={(value) => value && setLlm(value)}
                   allowDeselect={false}
                   data-testid="llm-provider-select"
                 />

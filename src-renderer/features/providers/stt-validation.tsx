@@ -2,6 +2,7 @@ import { Alert, Autocomplete, Badge, Button, Checkbox, Grid, Group, Stack, Table
 import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import type { CheckStatus, SttValidationResult } from '../../../src-shared/schemas/providers'
+import { type Column, ListTable } from '../../components/list-table'
 import { errorCode, Fields, NeedsRole, Section } from '../../components/section'
 import type { SttCatalogEntry } from '../../lib/api-types'
 import { useTRPC } from '../../lib/trpc'
@@ -15,6 +16,8 @@ const CHECK_LABEL: Record<string, string> = {
   api_key_well_formed: 'API key well formed',
   api_key_accepted: 'API key accepted by the provider',
 }
+
+const CHECK_COLUMNS: Column[] = [{ label: 'Check', w: 230 }, { label: 'Outcome', w: 110 }, { label: 'Reason' }]
 
 function Result({ r, onSuggestion }: { r: SttValidationResult; onSuggestion: (value: string) => void }) {
   const modelFailed = r.checks.some((c) => c.name === 'model_available' && c.status === 'fail')
@@ -36,31 +39,27 @@ function Result({ r, onSuggestion }: { r: SttValidationResult; onSuggestion: (va
           </Text>
         )}
       </Group>
-      <Table data-testid="stt-checks">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={230}>Check</Table.Th>
-            <Table.Th w={110}>Outcome</Table.Th>
-            <Table.Th>Reason</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {r.checks.map((c) => (
-            <Table.Tr key={c.name} data-testid={`check-${c.name}`} data-status={c.status}>
-              <Table.Td>{CHECK_LABEL[c.name] ?? c.name}</Table.Td>
-              <Table.Td>
-                <Badge color={STATUS_COLOR[c.status]}>{c.status}</Badge>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">
-                  {c.reason}
-                  {c.latency_ms !== undefined ? ` (${c.latency_ms} ms)` : ''}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <ListTable
+        testId="stt-checks"
+        columns={CHECK_COLUMNS}
+        rows={r.checks}
+        rowKey={(c) => c.name}
+        rowProps={(c) => ({ 'data-testid': `check-${c.name}`, 'data-status': c.status })}
+        cells={(c) => (
+          <>
+            <Table.Td>{CHECK_LABEL[c.name] ?? c.name}</Table.Td>
+            <Table.Td>
+              <Badge color={STATUS_COLOR[c.status]}>{c.status}</Badge>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">
+                {c.reason}
+                {c.latency_ms !== undefined ? ` (${c.latency_ms} ms)` : ''}
+              </Text>
+            </Table.Td>
+          </>
+        )}
+      />
       {r.suggestions && r.suggestions.length > 0 && (
         <Alert color="blue" variant="light" title="Did you mean" data-testid="stt-suggestions">
           <Group gap={6}>

@@ -3,8 +3,10 @@ import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { TOKEN_ROLES, type TokenRole } from '../../../src-shared/constants'
+import { type Column, ListTable } from '../../components/list-table'
 import { QueryState } from '../../components/query-state'
 import { errorCode, Fields, NeedsRole, Section } from '../../components/section'
+import { CountCell } from '../../components/table-cells'
 import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { ListenerForm } from './listener-form'
@@ -70,6 +72,17 @@ function CreateToken({ tenants, onCreated }: { tenants: Array<{ id: string; name
   )
 }
 
+const TOKEN_COLUMNS: Column[] = [
+  { label: 'Prefix' },
+  { label: 'Name' },
+  { label: 'Role' },
+  { label: 'Tenant' },
+  { label: 'Created' },
+  { label: 'Last used' },
+  { label: 'Status' },
+  { w: 90 },
+]
+
 function Tokens() {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
@@ -96,62 +109,54 @@ function Tokens() {
           setCreated({ token, name })
           setShowCreated(true)
         }} />
-      <QueryState query={tokens} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No stored tokens.</Text>}>
+      <QueryState query={tokens} isEmpty={(rows) => rows.length === 0} empty="No stored tokens.">
         {(rows) => (
-          <Table highlightOnHover data-testid="tokens-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Prefix</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Tenant</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Last used</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th w={90} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((t) => (
-                <Table.Tr key={t.id} data-testid={`token-row-${t.name}`} c={t.revoked_at ? 'dimmed' : undefined}>
-                  <Table.Td>
-                    <Code fz="xs">{t.token_prefix}…</Code>
-                  </Table.Td>
-                  <Table.Td>{t.name}</Table.Td>
-                  <Table.Td>
-                    <Badge color={ROLE_COLOR[t.role] ?? 'gray'}>{t.role}</Badge>
-                  </Table.Td>
-                  <Table.Td>{t.tenant_id ? (tenantName.get(t.tenant_id) ?? <Code fz="xs">{t.tenant_id.slice(0, 8)}</Code>) : <Text size="xs" c="dimmed">all</Text>}</Table.Td>
-                  <Table.Td>
-                    <Text size="xs">{formatTimestamp(t.created_at)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="xs">{t.last_used_at ? formatTimestamp(t.last_used_at) : 'never'}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {t.revoked_at ? (
-                      <Tooltip label={`Revoked ${formatTimestamp(t.revoked_at)}`}>
-                        <Badge color="gray" variant="outline" data-testid="token-status">
-                          revoked
-                        </Badge>
-                      </Tooltip>
-                    ) : (
-                      <Badge color="green" data-testid="token-status">
-                        active
+          <ListTable
+            highlightOnHover
+            testId="tokens-table"
+            columns={TOKEN_COLUMNS}
+            rows={rows}
+            rowKey={(t) => t.id}
+            rowProps={(t) => ({ 'data-testid': `token-row-${t.name}`, c: t.revoked_at ? 'dimmed' : undefined })}
+            cells={(t) => (
+              <>
+                <Table.Td>
+                  <Code fz="xs">{t.token_prefix}…</Code>
+                </Table.Td>
+                <Table.Td>{t.name}</Table.Td>
+                <Table.Td>
+                  <Badge color={ROLE_COLOR[t.role] ?? 'gray'}>{t.role}</Badge>
+                </Table.Td>
+                <Table.Td>{t.tenant_id ? (tenantName.get(t.tenant_id) ?? <Code fz="xs">{t.tenant_id.slice(0, 8)}</Code>) : <Text size="xs" c="dimmed">all</Text>}</Table.Td>
+                <Table.Td>
+                  <Text size="xs">{formatTimestamp(t.created_at)}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs">{t.last_used_at ? formatTimestamp(t.last_used_at) : 'never'}</Text>
+                </Table.Td>
+                <Table.Td>
+                  {t.revoked_at ? (
+                    <Tooltip label={`Revoked ${formatTimestamp(t.revoked_at)}`}>
+                      <Badge color="gray" variant="outline" data-testid="token-status">
+                        revoked
                       </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {!t.revoked_at && (
-                      <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRevoking({ id: t.id, name: t.name, prefix: t.token_prefix })} data-testid="revoke-token">
-                        Revoke
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+                    </Tooltip>
+                  ) : (
+                    <Badge color="green" data-testid="token-status">
+                      active
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">
+                  {!t.revoked_at && (
+                    <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRevoking({ id: t.id, name: t.name, prefix: t.token_prefix })} data-testid="revoke-token">
+                      Revoke
+                    </Button>
+                  )}
+                </Table.Td>
+              </>
+            )}
+          />
         )}
       </QueryState>
       <Modal opened={showCreated} onClose={() => setShowCreated(false)} title={`Token “${created?.name ?? ''}” created`} size="lg" closeOnClickOutside={false}>
@@ -255,9 +260,7 @@ function ServiceInfo() {
                       <Table.Td>
                         <Code fz="xs">{table}</Code>
                       </Table.Td>
-                      <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }} data-testid={`count-${table}`}>
-                        {formatNumber(n)}
-                      </Table.Td>
+                      <CountCell testId={`count-${table}`}>{formatNumber(n)}</CountCell>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -2,7 +2,9 @@ import { Alert, Badge, Code, Group, Stack, Table, Text, Title, Tooltip } from '@
 import { IconAlertTriangle } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query'
 import type { SipTrunk, SipTrunkSource } from '../../../src-shared/schemas/sip-trunk'
+import { type Column, ListTable } from '../../components/list-table'
 import { QueryState } from '../../components/query-state'
+import { NameIdCell } from '../../components/table-cells'
 import { formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 
@@ -11,6 +13,15 @@ const SOURCE: Record<SipTrunkSource, { color: string; label: string; hint: strin
   store: { color: 'blue', label: 'stored copy', hint: 'LiveKit is not configured: the stored copy is shown' },
   store_fallback: { color: 'orange', label: 'stored copy (fallback)', hint: 'LiveKit could not be used: the stored copy is shown' },
 }
+
+const COLUMNS: Column[] = [
+  { label: 'Trunk' },
+  { label: 'Numbers' },
+  { label: 'Allowed addresses' },
+  { label: 'Allowed caller numbers' },
+  { label: 'Authentication' },
+  { label: 'Krisp' },
+]
 
 function List({ items, empty, testId }: { items: string[]; empty: string; testId?: string }) {
   if (items.length === 0) {
@@ -85,51 +96,39 @@ export function SipTrunksPage() {
           {data.fallback_reason}
         </Alert>
       )}
-      <QueryState query={trunks} isEmpty={(d) => d.trunks.length === 0} empty={<Text c="dimmed">No inbound SIP trunks.</Text>}>
+      <QueryState query={trunks} isEmpty={(d) => d.trunks.length === 0} empty="No inbound SIP trunks.">
         {(d) => (
-          <Table highlightOnHover verticalSpacing={6} data-testid="trunks-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Trunk</Table.Th>
-                <Table.Th>Numbers</Table.Th>
-                <Table.Th>Allowed addresses</Table.Th>
-                <Table.Th>Allowed caller numbers</Table.Th>
-                <Table.Th>Authentication</Table.Th>
-                <Table.Th>Krisp</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {d.trunks.map((t) => (
-                <Table.Tr key={t.sip_trunk_id} data-testid={`trunk-${t.sip_trunk_id}`} style={{ verticalAlign: 'top' }}>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {t.name}
-                    </Text>
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {t.sip_trunk_id}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <List items={t.numbers} empty="none" />
-                  </Table.Td>
-                  <Table.Td>
-                    <List items={t.allowed_addresses} empty="any address" testId="allowed-addresses" />
-                  </Table.Td>
-                  <Table.Td>
-                    <List items={t.allowed_numbers} empty="any number" />
-                  </Table.Td>
-                  <Table.Td>
-                    <Authentication auth={t.authentication} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={t.krisp_enabled ? 'green' : 'gray'} variant={t.krisp_enabled ? 'light' : 'outline'}>
-                      {t.krisp_enabled ? 'on' : 'off'}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <ListTable
+            highlightOnHover
+            verticalSpacing={6}
+            testId="trunks-table"
+            columns={COLUMNS}
+            rows={d.trunks}
+            rowKey={(t) => t.sip_trunk_id}
+            rowProps={(t) => ({ 'data-testid': `trunk-${t.sip_trunk_id}`, style: { verticalAlign: 'top' } })}
+            cells={(t) => (
+              <>
+                <NameIdCell name={t.name} id={t.sip_trunk_id} />
+                <Table.Td>
+                  <List items={t.numbers} empty="none" />
+                </Table.Td>
+                <Table.Td>
+                  <List items={t.allowed_addresses} empty="any address" testId="allowed-addresses" />
+                </Table.Td>
+                <Table.Td>
+                  <List items={t.allowed_numbers} empty="any number" />
+                </Table.Td>
+                <Table.Td>
+                  <Authentication auth={t.authentication} />
+                </Table.Td>
+                <Table.Td>
+                  <Badge color={t.krisp_enabled ? 'green' : 'gray'} variant={t.krisp_enabled ? 'light' : 'outline'}>
+                    {t.krisp_enabled ? 'on' : 'off'}
+                  </Badge>
+                </Table.Td>
+              </>
+            )}
+          />
         )}
       </QueryState>
     </Stack>

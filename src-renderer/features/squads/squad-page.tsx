@@ -1,4 +1,4 @@
-import { BarChart } from '@mantine/charts'
+import { BarChart, type BarChartProps } from '@mantine/charts'
 import { alpha, Anchor, Box, Card, Code, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
@@ -113,6 +113,24 @@ function TransferMatrix({ data }: { data: SquadAnalytics }) {
   )
 }
 
+/** The routing strategies compared, one bar group per strategy: both strategy charts draw it alike, each with its own measures. */
+function StrategyChart({ data, series, unit, testId }: { data: BarChartProps['data']; series: BarChartProps['series']; unit: string; testId: string }) {
+  return (
+    <BarChart
+      h={CHART_H}
+      data={data}
+      dataKey="strategy"
+      series={series}
+      valueFormatter={(v) => `${v} ${unit}`}
+      withLegend
+      legendProps={{ verticalAlign: 'bottom', height: 28 }}
+      gridAxis="x"
+      maxBarWidth={40}
+      data-testid={testId}
+    />
+  )
+}
+
 function Analytics({ data, fetching }: { data: SquadAnalytics; fetching: boolean }) {
   const t = data.transfer_statistics
   const dist = data.session_distribution
@@ -166,37 +184,20 @@ function Analytics({ data, fetching }: { data: SquadAnalytics; fetching: boolean
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Section title="Routing strategies: outcomes" right={<Text size="xs" c="dimmed">% of sessions</Text>}>
-            <BarChart
-              h={CHART_H}
+            <StrategyChart
               data={strategies}
-              dataKey="strategy"
               series={[
                 { name: 'Resolution rate', color: 'teal.6' },
                 { name: 'Transfer rate', color: 'orange.5' },
               ]}
-              valueFormatter={(v) => `${v} %`}
-              withLegend
-              legendProps={{ verticalAlign: 'bottom', height: 28 }}
-              gridAxis="x"
-              maxBarWidth={40}
-              data-testid="strategy-rates-chart"
+              unit="%"
+              testId="strategy-rates-chart"
             />
           </Section>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Section title="Routing strategies: mean wait" right={<Text size="xs" c="dimmed">seconds until an agent picked up</Text>}>
-            <BarChart
-              h={CHART_H}
-              data={strategies}
-              dataKey="strategy"
-              series={[{ name: 'Mean wait', color: 'grape.5' }]}
-              valueFormatter={(v) => `${v} s`}
-              withLegend
-              legendProps={{ verticalAlign: 'bottom', height: 28 }}
-              gridAxis="x"
-              maxBarWidth={40}
-              data-testid="strategy-wait-chart"
-            />
+            <StrategyChart data={strategies} series={[{ name: 'Mean wait', color: 'grape.5' }]} unit="s" testId="strategy-wait-chart" />
           </Section>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 8 }}>

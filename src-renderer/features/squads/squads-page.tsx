@@ -1,9 +1,13 @@
 import { Anchor, Badge, Group, Table, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
+import { type Column, ListTable } from '../../components/list-table'
 import { QueryState } from '../../components/query-state'
+import { NameLinkCell } from '../../components/table-cells'
 import { useTRPC } from '../../lib/trpc'
 import { StrategyBadge } from './strategy'
+
+const COLUMNS: Column[] = [{ label: 'Name' }, { label: 'Tenant' }, { label: 'Routing strategy' }, { label: 'Members', ta: 'right' }]
 
 export function SquadsPage() {
   const trpc = useTRPC()
@@ -18,40 +22,31 @@ export function SquadsPage() {
           </Text>
         )}
       </Group>
-      <QueryState query={squads} isEmpty={(rows) => rows.length === 0} empty={<Text c="dimmed">No squads yet.</Text>}>
+      <QueryState query={squads} isEmpty={(rows) => rows.length === 0} empty="No squads yet.">
         {(rows) => (
-          <Table highlightOnHover data-testid="squads-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Tenant</Table.Th>
-                <Table.Th>Routing strategy</Table.Th>
-                <Table.Th ta="right">Members</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/squads/${s.id}`} size="sm" fw={500}>
-                      {s.name}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/tenants/${s.tenant_id}`} size="sm" c="dimmed">
-                      {s.tenant_name}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <StrategyBadge strategy={s.routing_strategy} />
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {s.member_count === 0 ? <Badge color="gray" variant="outline">none</Badge> : s.member_count}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <ListTable
+            highlightOnHover
+            testId="squads-table"
+            columns={COLUMNS}
+            rows={rows}
+            rowKey={(s) => s.id}
+            cells={(s) => (
+              <>
+                <NameLinkCell to={`/squads/${s.id}`}>{s.name}</NameLinkCell>
+                <Table.Td>
+                  <Anchor component={Link} to={`/tenants/${s.tenant_id}`} size="sm" c="dimmed">
+                    {s.tenant_name}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>
+                  <StrategyBadge strategy={s.routing_strategy} />
+                </Table.Td>
+                <Table.Td ta="right">
+                  {s.member_count === 0 ? <Badge color="gray" variant="outline">none</Badge> : s.member_count}
+                </Table.Td>
+              </>
+            )}
+          />
         )}
       </QueryState>
     </>

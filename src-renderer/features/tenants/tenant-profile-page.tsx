@@ -1,9 +1,9 @@
-import { Badge, Code, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core'
+import { Badge, Code, Progress, SimpleGrid, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useParams } from 'react-router'
 import type { Tenant } from '../../../src-shared/schemas/tenant'
-import { BreadcrumbTitle } from '../../components/breadcrumb-title'
 import { QueryState } from '../../components/query-state'
+import { RecordHeading } from '../../components/record-heading'
 import { Fields, Section } from '../../components/section'
 import { formatCents, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
@@ -37,12 +37,9 @@ export function TenantProfilePage() {
     <QueryState query={tenant}>
       {(t: Tenant) => (
         <Stack>
-          <Group justify="space-between">
-            <BreadcrumbTitle crumbs={[{ to: '/tenants', label: 'Tenants' }]} title={t.name} titleTestId="tenant-name">
-              <StatusBadge status={t.status} />
-            </BreadcrumbTitle>
-            <Code>{t.id}</Code>
-          </Group>
+          <RecordHeading crumbs={[{ to: '/tenants', label: 'Tenants' }]} title={t.name} titleTestId="tenant-name" id={t.id}>
+            <StatusBadge status={t.status} />
+          </RecordHeading>
           <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
             <Section title="Organization">
               <Fields rows={[['Name', t.name], ['Status', <StatusBadge key="s" status={t.status} />], ['Customer since', formatTimestamp(t.created_at)]]} />
