@@ -21,7 +21,7 @@ export async function startHeadless(options: HeadlessOptions) {
   log(`Callscope ${options.version}`)
   const service = await createService(options)
   try {
-    log(`Database: ${service.handle.path}${service.isNew ? ' (new)' : ''}`)
+    log(`Database: ${service.database.path}${service.isNew ? ' (new)' : ''}`)
     if (service.seeded) {
       const s = service.seeded
       log(`Seeded demo data: ${s.tenants} tenants, ${s.agents} agents, ${s.conversations} sessions, ${s.callLogs} call logs (${s.ms} ms)`)

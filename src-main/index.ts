@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, Menu, screen, shell } from 'electron'
-import { snapshotDatabase } from './db/snapshot'
 import { menuTemplate } from './desktop/app-menu'
 import { createDatabaseSession } from './desktop/database-session'
 import { createSettingsStore } from './desktop/desktop-settings'
@@ -84,7 +83,7 @@ const menuActions = {
     const path = await chooseSavePath(`callscope-snapshot-${new Date().toISOString().slice(0, 10)}.sqlite`)
     if (!path) return
     try {
-      const { sizeBytes } = snapshotDatabase(database.current().handle.sqlite, path, true)
+      const { sizeBytes } = database.current().database.snapshot(path, true)
       void dialog.showMessageBox({ message: 'Snapshot written', detail: `${path} (${(sizeBytes / 1024 / 1024).toFixed(1)} MiB). Open it with File → Open Database… or callscope serve --db.` })
     } catch (error) {
       dialog.showErrorBox('Could not write the snapshot', error instanceof Error ? error.message : String(error))

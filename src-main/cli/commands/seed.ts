@@ -14,13 +14,13 @@ export function registerSeed(program: Command): void {
     .option('--reset', 'replace existing tenants, agents, sessions and logs (tokens and settings are kept)')
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
     .action(async (opts: { scale: SeedScaleName; seed: number; anchor?: number; reset?: boolean; db?: string }) => {
-      const { floorToHour, seedDatabase } = await import('../../seed')
+      const { floorToHour } = await import('../../seed')
       await withService(opts.db, async (service) => {
         const bar = process.stderr.isTTY
           ? new SingleBar({ format: 'Seeding [{bar}] {percentage}% | {value}/{total} call logs | {duration}s', hideCursor: true })
           : null
         let started = false
-        const result = seedDatabase(service.handle, {
+        const result = service.database.seed({
           scale: opts.scale,
           seed: opts.seed,
           anchor: opts.anchor ?? floorToHour(Date.now()),
@@ -35,7 +35,7 @@ export function registerSeed(program: Command): void {
         bar?.stop()
         const n = (v: number) => v.toLocaleString('en-US')
         process.stdout.write(
-          `Seeded ${service.handle.path} (scale ${opts.scale}, seed ${opts.seed}) in ${(result.ms / 1000).toFixed(1)} s:\n` +
+          `Seeded ${service.database.path} (scale ${opts.scale}, seed ${opts.seed}) in ${(result.ms / 1000).toFixed(1)} s:\n` +
             `  ${n(result.tenants)} tenants, ${n(result.agents)} agents, ${n(result.squads)} squads\n` +
             `  ${n(result.conversations)} sessions, ${n(result.messages)} messages, ${n(result.calls)} calls, ${n(result.transfers)} transfers\n` +
             `  ${n(result.callLogs)} call logs\n` +

@@ -10,12 +10,11 @@ export function registerSnapshot(program: Command): void {
     .option('--force', 'replace FILE if it exists')
     .option('--db <file>', 'database file to copy (default: $CALLSCOPE_DB or the per-user data folder)')
     .action(async (file: string, opts: { force?: boolean; db?: string }) => {
-      const { snapshotDatabase } = await import('../../db/snapshot')
       await withService(opts.db, async (service) => {
         const started = performance.now()
-        const result = snapshotDatabase(service.handle.sqlite, resolve(file), opts.force)
+        const result = service.database.snapshot(resolve(file), opts.force)
         const mib = (result.sizeBytes / 1024 / 1024).toFixed(1)
-        process.stdout.write(`Snapshot of ${service.handle.path} written to ${result.path} (${mib} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
+        process.stdout.write(`Snapshot of ${service.database.path} written to ${result.path} (${mib} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
       })
     })
 }

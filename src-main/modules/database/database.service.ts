@@ -1,6 +1,8 @@
 import { existsSync, statSync } from 'node:fs'
 import type { DatabaseHandle } from '../../db/connection'
 import { type SchemaVersion, schemaVersion } from '../../db/migrate'
+import { type SnapshotResult, snapshotDatabase } from '../../db/snapshot'
+import { type SeedOptions, type SeedResult, seedDatabase } from '../../seed'
 import { countRows, type TableCounts } from './database.repo'
 
 export interface DatabaseInfo {
@@ -16,9 +18,22 @@ function fileSize(path: string): number {
   return size(path) + size(`${path}-wal`)
 }
 
-/** The store itself: where it is, how big, which schema, how many rows (`db info`, Settings). */
+/**
+ * The store itself: where it is, how big, which schema, how many rows (`db info`, Settings), its
+ * demo data and its snapshots. The adapters (CLI, desktop menu) go through here, never the handle.
+ */
 export function createDatabaseService(handle: DatabaseHandle) {
   return {
+    /** The database file (or `:memory:`). */
+    path: handle.path,
+    /** Deterministic demo data (`callscope seed`, File → New demo database). */
+    seed(options: SeedOptions): SeedResult {
+      return seedDatabase(handle, options)
+    },
+    /** A consistent copy of the whole store in one file, a demo pack (`callscope snapshot`, File → Export snapshot). */
+    snapshot(file: string, overwrite = false): SnapshotResult {
+      return snapshotDatabase(handle.sqlite, file, overwrite)
+    },
     async info(): Promise<DatabaseInfo> {
       const sizeBytes = handle.path === ':memory:' ? null : fileSize(handle.path)
       return { path: handle.path, sizeBytes, schema: await schemaVersion(handle.db), counts: await countRows(handle.db) }
