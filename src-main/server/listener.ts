@@ -1,5 +1,6 @@
-import type { AddressInfo } from 'node:net'
-import { createAdaptorServer } from '@hono/node-server'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
 import type { HostGuard } from './host-guard'
 
@@ -21,7 +22,8 @@ export class ListenError extends Error {}
 
 /** Serves a Hono app on a socket; resolves once it is accepting connections. */
 export async function startListener(app: Pick<Hono, 'fetch'>, options: ListenerOptions): Promise<Listener> {
-  const server = createAdaptorServer({ fetch: app.fetch })
+  // autoCleanupIncoming: false: unread bodies are settled by settleUnreadBodies, not by the adaptor.
+  const server = createServer(settleUnreadBodies(getRequestListener(app.fetch, { autoCleanupIncoming: false })))
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
@@ -52,4 +54,91 @@ export async function startListener(app: Pick<Hono, 'fetch'>, options: ListenerO
         if ('closeAllConnections' in server) server.closeAllConnections()
       }),
   }
+}
+
+/** An unread body of at most this many bytes is drained after an early answer; a larger one closes the connection. */
+export const DRAIN_MAX_BYTES = 8 * 1024 * 1024
+/** How long a drain (or the discarding before a close) may take before the socket is destroyed. */
+export const DRAIN_MAX_MS = 5_000
+
+type RequestListener = (incoming: IncomingMessage, outgoing: ServerResponse) => unknown
+
+/**
+ * Keeps a connection usable after an answer given before the request body was read (413 on the
+ * declared length, 401, 404/405, 415, a handler that failed half-way through a stream).
+ *
+ * Why here: Node's http server, when a response finishes with the body unread, only dumps the
+ * rest (resumes and discards it, with no bound but `requestTimeout`) and keeps the connection
+ * alive. @hono/node-server's own cleanup (`autoCleanupIncoming`, on by default) drains for at most
+ * 500 ms / 64 MiB and then destroys the socket after it answered with `Connection: keep-alive`, so
+ * a client that reuses the connection got `UND_ERR_SOCKET`/EPIPE/a reset (issue 21). That cleanup is
+ * off and this wrapper decides once per request, when the answer's head is written and the body
+ * has not fully arrived (`!incoming.complete`):
+ * - declared `Content-Length` up to DRAIN_MAX_BYTES: the connection stays alive; after the answer
+ *   the rest of the body is read and discarded, so the next request on it parses cleanly;
+ * - larger, or of unknown length (chunked): the answer carries `Connection: close`; after it the
+ *   server half-closes (FIN) and keeps discarding what the client still sends (a "lingering
+ *   close", as nginx does) so the client reads the answer instead of a reset, then closes.
+ * Both are bounded by DRAIN_MAX_BYTES and DRAIN_MAX_MS: past either the socket is destroyed, so a
+ * slow or endless sender never holds the server.
+ */
+export function settleUnreadBodies(listener: RequestListener): RequestListener {
+  return (incoming, outgoing) => {
+    const te = incoming.headers['transfer-encoding']
+    const length = Number(incoming.headers['content-length'] ?? 0)
+    if (te === undefined && !(length > 0)) return listener(incoming, outgoing)
+    const declared = te === undefined && Number.isFinite(length) ? length : Number.POSITIVE_INFINITY
+    const writeHead = outgoing.writeHead
+    outgoing.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      outgoing.writeHead = writeHead
+      if (!incoming.complete) {
+        const socket = incoming.socket
+        if (declared <= DRAIN_MAX_BYTES) {
+          outgoing.once('finish', () => discardRest(incoming, socket, () => {}))
+        } else {
+          outgoing.setHeader('Connection', 'close')
+          // Node ends a `Connection: close` answer with socket.destroySoon(); end the writing side
+          // only, and destroy once the client's body is in (or a bound is reached).
+          socket.destroySoon = () => {
+            socket.end()
+            discardRest(incoming, socket, () => socket.destroy())
+          }
+        }
+      }
+      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
+    } as ServerResponse['writeHead']
+    return listener(incoming, outgoing)
+  }
+}
+
+/** Reads and drops the rest of the body; `done` once it is all in, the socket destroyed past a bound. */
+function discardRest(incoming: IncomingMessage, socket: Socket, done: () => void): void {
+  if (incoming.readableEnded || socket.destroyed) return done()
+  let bytes = 0
+  const stop = () => {
+    clearTimeout(timer)
+    incoming.off('data', onData)
+    incoming.off('end', onEnd)
+    socket.off('close', stop)
+  }
+  const giveUp = () => {
+    stop()
+    socket.destroy()
+  }
+  const onEnd = () => {
+    stop()
+    done()
+  }
+  const onData = (chunk: Buffer) => {
+    bytes += chunk.length
+    if (bytes > DRAIN_MAX_BYTES) giveUp()
+  }
+  const timer = setTimeout(giveUp, DRAIN_MAX_MS)
+  timer.unref()
+  // A reader that gave up (the web stream of an abandoned request body) would pause the flow.
+  incoming.removeAllListeners('data')
+  incoming.on('data', onData)
+  incoming.once('end', onEnd)
+  socket.once('close', stop)
+  incoming.resume()
 }

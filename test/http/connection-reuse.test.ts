@@ -1,0 +1,101 @@
+import { once } from 'node:events'
+import { connect, type Socket } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DRAIN_MAX_BYTES } from '../../src-main/server/listener'
+import { ADMIN_TOKEN, bearer, startTestServer, type TestServer } from '../helpers/test-server'
+
+/**
+ * An answer given before the request body was read (src-main/server/listener.ts settleUnreadBodies)
+ * leaves the connection usable: a body up to DRAIN_MAX_BYTES is drained and the connection kept,
+ * a larger one is answered with `Connection: close` and the socket closed cleanly.
+ * Node's global fetch keeps connections alive, so the follow-up requests reuse the first one's.
+ */
+describe('connection reuse after an early answer', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer()
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  const validate = '/admin/providers/validate/stt'
+  const json = { 'Content-Type': 'application/json' }
+  const twoMiB = JSON.stringify({ provider: 'x'.repeat(2 * 1024 * 1024) })
+
+  async function thenTwoHealthChecks() {
+    for (let i = 0; i < 2; i++) {
+      const health = await fetch(`${server.url}/healthz`)
+      expect(health.status).toBe(200)
+      expect(await health.json()).toEqual({ status: 'ok', version: 'test' })
+    }
+  }
+
+  it.each([
+    ['413 for a 2 MiB body', validate, { ...json, ...bearer(ADMIN_TOKEN) }, twoMiB, 413],
+    ['415 for a text body', validate, { 'Content-Type': 'text/plain', ...bearer(ADMIN_TOKEN) }, 'x'.repeat(64 * 1024), 415],
+    ['401 without a token', validate, json, twoMiB, 401],
+    ['404 for an unknown path', '/no-such-path', { ...json, ...bearer(ADMIN_TOKEN) }, twoMiB, 404],
+  ])('%s, then two more requests on keep-alive', async (_name, path, headers, body, status) => {
+    const first = await fetch(`${server.url}${path}`, { method: 'POST', headers, body })
+    expect(first.status).toBe(status)
+    expect(first.headers.get('connection')).toBe('keep-alive')
+    await first.text()
+    await thenTwoHealthChecks()
+  })
+
+  it('413 with Connection: close for a body over the drain bound, then two more requests', async () => {
+    const body = JSON.stringify({ provider: 'x'.repeat(DRAIN_MAX_BYTES + 1024 * 1024) })
+    const first = await fetch(`${server.url}${validate}`, { method: 'POST', headers: { ...json, ...bearer(ADMIN_TOKEN) }, body })
+    expect(first.status).toBe(413)
+    expect(first.headers.get('connection')).toBe('close')
+    await first.text()
+    await thenTwoHealthChecks()
+  })
+
+  /** Collects what the server sends until it closes its side; an error (EPIPE, reset) fails. */
+  async function readUntilEnd(socket: Socket): Promise<string> {
+    let received = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => (received += chunk))
+    const [event] = await Promise.race([once(socket, 'end').then(() => ['end']), once(socket, 'error').then(([e]) => [String(e)])])
+    expect(event).toBe('end')
+    return received
+  }
+
+  it('a raw client pipelining a bad request with a small body and a good one gets both answers', async () => {
+    const socket = connect(server.port, '127.0.0.1')
+    await once(socket, 'connect')
+    const host = `Host: 127.0.0.1:${server.port}`
+    const body = 'x'.repeat(32 * 1024)
+    socket.write(
+      `POST /no-such-path HTTP/1.1\r\n${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        `GET /healthz HTTP/1.1\r\n${host}\r\nConnection: close\r\n\r\n`,
+    )
+    const received = await readUntilEnd(socket)
+    socket.destroy()
+    const statusLines = received.match(/HTTP\/1\.1 \d{3} [^\r\n]*/g)
+    expect(statusLines).toEqual(['HTTP/1.1 404 Not Found', 'HTTP/1.1 200 OK'])
+    expect(received).toMatch(/^Connection: keep-alive\r$/im)
+    expect(received.endsWith('{"status":"ok","version":"test"}')).toBe(true)
+  })
+
+  it('a raw client declaring a body over the drain bound gets the 413 with Connection: close and a clean close', async () => {
+    const socket = connect(server.port, '127.0.0.1')
+    await once(socket, 'connect')
+    const host = `Host: 127.0.0.1:${server.port}`
+    socket.write(
+      `POST ${validate} HTTP/1.1\r\n${host}\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${2 * DRAIN_MAX_BYTES}\r\n\r\n{"provider":"${'x'.repeat(256 * 1024)}` +
+        `GET /healthz HTTP/1.1\r\n${host}\r\n\r\n`,
+    )
+    const ended = readUntilEnd(socket)
+    const received = await ended
+    socket.end()
+    await once(socket, 'close')
+    const statusLines = received.match(/HTTP\/1\.1 \d{3} [^\r\n]*/g)
+    expect(statusLines).toEqual(['HTTP/1.1 413 Payload Too Large'])
+    expect(received).toMatch(/^Connection: close\r$/im)
+    await thenTwoHealthChecks()
+  })
+})
