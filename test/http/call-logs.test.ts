@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { insert, rows } from '../helpers/rows'
 import { bearer, startTestServer, type TestServer, tokenFor } from '../helpers/test-server'
 
 let server: TestServer
@@ -85,5 +86,24 @@ describe('GET /logs/calls', () => {
     const rows = await logs('?limit=1000', bearer(token))
     expect(rows.length).toBe(1000)
     expect(rows.every((r) => r.tenant_id === tenantId)).toBe(true)
+  })
+})
+
+describe('GET /export/call-logs.csv', () => {
+  it('serves a stored formula-like message as a neutralised cell', async () => {
+    const id = '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f'
+    const message = '=HYPERLINK("http://x","click")'
+    insert(server.service.handle, 'call_logs', rows.callLog({ id, tenant_id: tenantId, message, details: '{"note":"@SUM(A1)"}', user_id: '-1', trace_id: 'csv-injection-check', timestamp: '2020-01-01T00:00:00.000Z' }))
+    try {
+      const response = await server.get('/export/call-logs.csv?trace=csv-injection-check')
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toContain('text/csv')
+      const [header, line, end] = (await response.text()).split('\r\n')
+      expect(header).toBe('id,tenant_id,log_type,log_level,message,timestamp,agent_id,session_id,call_id,details,user_id,trace_id,request_id')
+      expect(line).toBe(`${id},${tenantId},call,info,"'=HYPERLINK(""http://x"",""click"")",2020-01-01T00:00:00.000Z,,,,"{""note"":""@SUM(A1)""}","'-1",csv-injection-check,`)
+      expect(end).toBe('')
+    } finally {
+      server.service.handle.sqlite.prepare('delete from call_logs where id = ?').run(id)
+    }
   })
 })

@@ -5,7 +5,7 @@ import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, rows } from '../../../test/helpers/rows'
 import type { Principal } from '../../kit/access'
 import { exportStream } from './call-logs.export'
-import { csvField, EXPORT_COLUMNS } from './call-logs.lines'
+import { csvField, csvFieldValue, EXPORT_COLUMNS } from './call-logs.lines'
 import { toFtsQuery } from './fts-query'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }
@@ -61,6 +61,59 @@ describe('CSV export', () => {
     expect(tricky[4]).toBe(TRICKY)
     expect(JSON.parse(tricky[9]!)).toEqual({ k: 'v, "x"' })
     expect(tricky[6]).toBe('') // null agent_id
+  })
+
+  it('neutralises each formula trigger with an apostrophe, always quoted', () => {
+    expect(csvField('=1+1')).toBe(`"'=1+1"`)
+    expect(csvField('+1')).toBe(`"'+1"`)
+    expect(csvField('-2')).toBe(`"'-2"`)
+    expect(csvField('-5 degrees')).toBe(`"'-5 degrees"`)
+    expect(csvField('@SUM(A1)')).toBe(`"'@SUM(A1)"`)
+    expect(csvField('\tTab')).toBe(`"'\tTab"`)
+    expect(csvField('\rCR')).toBe(`"'\rCR"`)
+    expect(csvField('=HYPERLINK("http://x","click")')).toBe(`"'=HYPERLINK(""http://x"",""click"")"`)
+    expect(csvField('=a,b\nc')).toBe(`"'=a,b\nc"`)
+  })
+
+  it('escapes a value that already starts with apostrophes and a trigger once more', () => {
+    expect(csvField("'=already")).toBe(`"''=already"`)
+    expect(csvField("''-1")).toBe(`"'''-1"`)
+  })
+
+  it('leaves ordinary values as RFC 4180 has them, a trigger inside or an apostrophe first included', () => {
+    for (const plain of ['plain', 'a=b', 'x+1', "it's", "'quoted'", "'", "'a=b", 'e-mail', ' =not first', '']) expect(csvField(plain)).toBe(plain)
+    expect(csvField("'x, y")).toBe(`"'x, y"`)
+    expect(csvField({ note: '=x' })).toBe('"{""note"":""=x""}"')
+    expect(csvField(-3)).toBe(`"'-3"`)
+  })
+
+  it('reads back every encoded value as itself (csvFieldValue after an RFC 4180 reader)', () => {
+    const values = [
+      '=HYPERLINK("http://x","click")', '+1', '-2', '@SUM(A1)', '\tTab', '\rCR', "'=already", "''=twice", "'''+thrice",
+      "'", "''", "'hello", "it's", 'plain', 'a,b', 'say "hi"', 'a\nb', '', '=', "'=",
+    ]
+    for (const value of values) {
+      const [[field]] = parseCsv(`${csvField(value)}\r\n`) as [[string]]
+      expect(csvFieldValue(field)).toBe(value)
+    }
+  })
+
+  it('removes exactly one apostrophe, and only before a trigger', () => {
+    expect(csvFieldValue("'=x")).toBe('=x')
+    expect(csvFieldValue("'+1")).toBe('+1')
+    expect(csvFieldValue("'-2")).toBe('-2')
+    expect(csvFieldValue("'@a")).toBe('@a')
+    expect(csvFieldValue("'\tTab")).toBe('\tTab')
+    expect(csvFieldValue("'\rCR")).toBe('\rCR')
+    expect(csvFieldValue("''=x")).toBe("'=x")
+    expect(csvFieldValue("'''=x")).toBe("''=x")
+    for (const same of ["'hello", "'", "''", "'a=b", '=x', 'plain', '']) expect(csvFieldValue(same)).toBe(same)
+  })
+
+  it('writes a stored formula-like message neutralised', async () => {
+    const table = parseCsv(await exportAs('csv', { levels: ['error'] }))
+    expect(table[1]![4]).toBe("'=cmd|x")
+    expect(await exportAs('csv', { levels: ['error'] })).toContain(`,"'=cmd|x",`)
   })
 
   it('applies the filter and the tenant scope', async () => {

@@ -160,6 +160,36 @@ describe('importing CSV', () => {
     expect(stored).toMatchObject({ message: 'He said "hi",\nthen hung up', details: { note: 'a,b' }, user_id: 'u-1', agent_id: null })
   })
 
+  it('round-trips formula-like messages and details: export as CSV, import, the same records', async () => {
+    const FORMULAS = ['=HYPERLINK("http://x","click")', '+1', '-2', '@SUM(A1)', '\tTab', '\rCR', "'=already", "''+twice", "'plain", '-5 degrees']
+    const originals = FORMULAS.map((text, i) =>
+      record(i + 1, { message: text, details: { note: text, nested: [FORMULAS[(i + 1) % FORMULAS.length]] }, user_id: text, trace_id: FORMULAS[(i + 2) % FORMULAS.length] }),
+    )
+    expect((await run(originals.map((r) => JSON.stringify(r)).join('\n'), 'ndjson')).inserted).toBe(FORMULAS.length)
+    const all = callLogFilterSchema.parse({})
+    const csv = await new Response(logs.exportStream(admin, all, 'csv')).text()
+    // Neutralised in the file: a spreadsheet sees text, not a formula.
+    expect(csv).toContain(`"'=HYPERLINK(""http://x"",""click"")"`)
+    expect(csv).toContain(`"''=already"`)
+    expect(csv).toContain(`"'-5 degrees"`)
+    expect(csv).not.toMatch(/(^|,)[=+\-@]/m)
+
+    const copy = await migratedDb()
+    try {
+      const report = await createImportsService(copy.db, copy.sqlite).importCallLogs(Readable.from([Buffer.from(csv)]), { source: 'export.csv', format: 'csv', parser })
+      expect(report).toMatchObject({ status: 'completed', inserted: FORMULAS.length, invalid: 0 })
+      const ndjson = (service: ReturnType<typeof createCallLogsService>) => new Response(service.exportStream(admin, all, 'ndjson')).text()
+      const copied = await ndjson(createCallLogsService(copy.db, copy.sqlite))
+      expect(copied).toBe(await ndjson(logs))
+      const byId = new Map(copied.trim().split('\n').map((l) => [(JSON.parse(l) as { id: string }).id, JSON.parse(l) as unknown]))
+      for (const original of originals) expect(byId.get(original.id)).toEqual(original)
+      // And the copy exports the very same CSV.
+      expect(await new Response(createCallLogsService(copy.db, copy.sqlite).exportStream(admin, all, 'csv')).text()).toBe(csv)
+    } finally {
+      copy.close()
+    }
+  })
+
   it('fails when the header lacks required columns', async () => {
     const report = await run('id,message\r\nx,y\r\n', 'csv')
     expect(report.status).toBe('failed')

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { parse as parseCsv } from 'csv-parse'
-import { EXPORT_COLUMNS } from '../call-logs/call-logs.lines'
+import { csvFieldValue, EXPORT_COLUMNS } from '../call-logs/call-logs.lines'
 import type { ImportFormat } from './import-format'
 import { ArrayFormatError, JsonArraySplitter } from './json-array-splitter'
 
@@ -145,7 +145,8 @@ const NULLABLE = new Set<string>(['agent_id', 'session_id', 'call_id', 'user_id'
 
 /**
  * CSV as the console and `callscope export` write it (the API's 13 fields, details as JSON
- * text, empty = null). Extra columns are ignored; a row with the wrong number of fields is one
+ * text, empty = null, formula-like values with the apostrophe csvField adds, which is removed:
+ * csvFieldValue). Extra columns are ignored; a row with the wrong number of fields is one
  * refused record (csv-parse's on_skip), the rest of the file goes on.
  */
 async function* csv(input: Readable): AsyncGenerator<SourceRecord[]> {
@@ -171,7 +172,8 @@ async function* csv(input: Readable): AsyncGenerator<SourceRecord[]> {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
       if (skipped.length) yield skipped.splice(0)
       const value: Record<string, unknown> = {}
-      for (const [key, text] of Object.entries(record)) {
+      for (const [key, field] of Object.entries(record)) {
+        const text = csvFieldValue(field)
         if (NULLABLE.has(key)) value[key] = text === '' ? null : text
         else if (key === 'details') {
           if (text === '') continue
