@@ -1,10 +1,14 @@
+import type { CallLog } from '../../../src-shared/schemas/call-log'
 import type { NewCallLog } from '../../db/schema'
 
-/** The 13 columns of a call log row, in the order `prepareCallLogInsert` takes its values. */
+/**
+ * The 13 fields of a call log, in the API's order: the store's columns (the order
+ * `prepareCallLogInsert` takes its values in) and the export's CSV header alike.
+ */
 export const CALL_LOG_COLUMNS = [
   'id', 'tenant_id', 'log_type', 'log_level', 'message', 'timestamp', 'agent_id',
   'session_id', 'call_id', 'details', 'user_id', 'trace_id', 'request_id',
-] as const satisfies ReadonlyArray<keyof NewCallLog>
+] as const satisfies ReadonlyArray<keyof NewCallLog & keyof CallLog>
 
 /** A call log row as positional values, in CALL_LOG_COLUMNS order. */
 export type CallLogValues = Array<string | null>

@@ -1,4 +1,5 @@
 import type { CallLog } from '../../../src-shared/schemas/call-log'
+import { CALL_LOG_COLUMNS } from './call-log-values'
 
 /*
  * How one call log is written as a line of an export. Kept apart from call-logs.export.ts (which
@@ -6,11 +7,8 @@ import type { CallLog } from '../../../src-shared/schemas/call-log'
  * loading the HTTP layer there would only slow its start.
  */
 
-/** The 13 fields of a record, in the API's order: the CSV header. */
-export const EXPORT_COLUMNS = [
-  'id', 'tenant_id', 'log_type', 'log_level', 'message', 'timestamp', 'agent_id',
-  'session_id', 'call_id', 'details', 'user_id', 'trace_id', 'request_id',
-] as const satisfies ReadonlyArray<keyof CallLog>
+/** The CSV header: a record's 13 fields in the API's order. */
+export const EXPORT_COLUMNS = CALL_LOG_COLUMNS
 
 /**
  * Text a spreadsheet evaluates as a formula when it starts a cell: `=`, `+`, `-`, `@`, tab, CR

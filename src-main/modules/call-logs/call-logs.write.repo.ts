@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
-import { dropIndexesAndTriggers, useRollbackJournal, withCheckConstraintsOff as checksOff } from '../../db/bulk-insert'
+import { dropIndexesAndTriggers, useRollbackJournal } from '../../db/bulk-insert'
 import type { Database, NewCallLog } from '../../db/schema'
 import { CALL_LOG_COLUMNS, callLogValues, type CallLogValues } from './call-log-values'
 
@@ -30,14 +30,12 @@ export function prepareCallLogInsert(db: Kysely<Database>, sqlite: BetterSqlite3
   return (values) => statement.run(values, id).changes === 1
 }
 
-/**
- * Runs `write` with the table's CHECK constraints off, for rows checkCallLog accepted (its
- * schema is at least as strict as the checks; call-log-record.test.ts holds it to that).
+/*
+ * Writers of rows checkCallLog accepted may turn the table's CHECK constraints off (its schema is
+ * at least as strict as the checks; call-log-record.test.ts holds it to that).
  */
 // SQLite-only: the ignore_check_constraints pragma (db/bulk-insert.ts).
-export function withCheckConstraintsOff<T>(sqlite: BetterSqlite3.Database, write: () => T): T {
-  return checksOff(sqlite, write)
-}
+export { withCheckConstraintsOff } from '../../db/bulk-insert'
 
 /** The newest call log's seq (0 for none): what was written after it is what needs indexing. */
 // SQLite-only: a prepared statement on the raw handle; seq is the rowid the FTS5 index keys on.

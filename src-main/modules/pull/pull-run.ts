@@ -98,12 +98,14 @@ export async function openPullRun(
       if (errors.length < MAX_REPORTED_PULL_ERRORS) errors.push({ step, reason })
     },
     async save() {
-      Object.assign(row, progress())
-      await repo.updatePull(db, row.id, progress())
+      const now = progress()
+      Object.assign(row, now)
+      await repo.updatePull(db, row.id, now)
       options.onProgress?.(toReport(row))
     },
     async finishStep(key, tenant) {
-      await repo.setCursor(db, source, key, JSON.stringify({ tenantId: tenant, completedAt: new Date().toISOString() }), new Date().toISOString())
+      const at = new Date().toISOString()
+      await repo.setCursor(db, source, key, JSON.stringify({ tenantId: tenant, completedAt: at }), at)
     },
     finishedEarlier: (state) => mark !== null && state.completedAt !== null && state.completedAt >= mark,
     async known(prefix, extra = []) {
