@@ -278,6 +278,8 @@ export interface ApiTokensTable {
   created_at: string
   last_used_at: string | null
   revoked_at: string | null
+  /** When the token stops working; null: never (migration 0007). */
+  expires_at: string | null
 }
 
 export interface SettingsTable {

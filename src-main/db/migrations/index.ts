@@ -5,6 +5,7 @@ import { callLogSessionIndex } from './0003-call-log-session-index'
 import { imports } from './0004-imports'
 import { pulls } from './0005-pulls'
 import { origins } from './0006-origins'
+import { tokenExpiry } from './0007-token-expiry'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004-imports': imports,
   '0005-pulls': pulls,
   '0006-origins': origins,
+  '0007-token-expiry': tokenExpiry,
 }

@@ -3,27 +3,41 @@ import { assertAdmin, type Principal } from '../access'
 
 export type AuthEnv = { Variables: { principal: Principal } }
 
-/** Who a presented bearer token belongs to; null for an unknown or revoked one (the tokens service). */
-export type Authenticate = (token: string) => Promise<Principal | null>
+/** What the tokens service answers for a stored token whose expiry has passed. */
+export const TOKEN_EXPIRED = 'expired'
+
+/**
+ * Who a presented bearer token belongs to (the tokens service): null for an unknown or revoked
+ * one, TOKEN_EXPIRED for one past its expiry, so the answer can say why.
+ */
+export type Authenticate = (token: string) => Promise<Principal | typeof TOKEN_EXPIRED | null>
 
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i
 
 /**
  * Bearer authentication: 401 with `WWW-Authenticate: Bearer` when the header is missing, malformed
- * or names an unknown or revoked token. The scheme is matched case-insensitively (RFC 7235).
+ * or names an unknown, revoked or expired token. The scheme is matched case-insensitively (RFC 7235).
  */
 export function requireBearer(authenticate: Authenticate): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const result = await authenticateHeader(authenticate, c.req.header('authorization'))
-    if ('failure' in result) return unauthorized(result.failure.detail, result.failure.error)
+    if ('failure' in result) return unauthorized(result.failure)
     c.set('principal', result.principal)
     await next()
   }
 }
 
-export type AuthResult =
-  | { principal: Principal }
-  | { failure: { detail: string; error?: 'invalid_request' | 'invalid_token' } }
+export interface AuthFailure {
+  detail: string
+  error?: 'invalid_request' | 'invalid_token'
+  /** RFC 6750's error_description, for a refusal a client can act on (an expired token). */
+  description?: string
+}
+
+export type AuthResult = { principal: Principal } | { failure: AuthFailure }
+
+/** RFC 6750, section 3.1's own example of an error_description. */
+const EXPIRED = 'The access token expired'
 
 /** Reads an Authorization header: the one place that decides who a caller is, for REST and tRPC. */
 export async function authenticateHeader(authenticate: Authenticate, header: string | undefined): Promise<AuthResult> {
@@ -31,18 +45,19 @@ export async function authenticateHeader(authenticate: Authenticate, header: str
   const match = BEARER.exec(header)
   if (!match) return { failure: { detail: 'Invalid authentication credentials', error: 'invalid_request' } }
   const principal = await authenticate(match[1]!)
+  if (principal === TOKEN_EXPIRED) return { failure: { detail: EXPIRED, error: 'invalid_token', description: EXPIRED } }
   if (!principal) return { failure: { detail: 'Invalid or revoked token', error: 'invalid_token' } }
   return { principal }
 }
 
-function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token'): Response {
-  return Response.json(
-    { detail },
-    {
-      status: 401,
-      headers: { 'WWW-Authenticate': error ? `Bearer error="${error}"` : 'Bearer' },
-    },
-  )
+/** The challenge of RFC 6750, section 3: the scheme, then the error and its description when known. */
+function challenge({ error, description }: AuthFailure): string {
+  if (!error) return 'Bearer'
+  return description ? `Bearer error="${error}", error_description="${description}"` : `Bearer error="${error}"`
+}
+
+function unauthorized(failure: AuthFailure): Response {
+  return Response.json({ detail: failure.detail }, { status: 401, headers: { 'WWW-Authenticate': challenge(failure) } })
 }
 
 /** 403 for principals without the admin role (the `/admin/*` operations): kit/access decides, the error table answers. */

@@ -12,6 +12,7 @@ const publicColumns = [
   'created_at',
   'last_used_at',
   'revoked_at',
+  'expires_at',
 ] as const
 
 export function insertToken(db: Kysely<Database>, row: ApiTokenRow) {
@@ -51,12 +52,14 @@ export function touchLastUsed(db: Kysely<Database>, id: string, at: string) {
   return db.updateTable('api_tokens').set({ last_used_at: at }).where('id', '=', id).execute()
 }
 
-export async function countActiveAdmins(db: Kysely<Database>): Promise<number> {
+/** Admin tokens neither revoked nor expired at `at` (ISO text, so text order is time order). */
+export async function countActiveAdmins(db: Kysely<Database>, at: string): Promise<number> {
   const row = await db
     .selectFrom('api_tokens')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('role', '=', 'admin')
     .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, rows } from '../../../test/helpers/rows'
 import type { DatabaseHandle } from '../../db/connection'
+import { TOKEN_EXPIRED } from '../../kit/http/auth'
 import { createTokenService, TokenError } from './tokens.service'
 
 let handle: DatabaseHandle
@@ -71,5 +72,58 @@ describe('token service', () => {
     expect(await tokens.authenticate('local-secret')).toEqual({ role: 'admin', tenantId: null, tokenId: null })
     expect(await tokens.authenticate('local-secreT')).toBeNull()
     expect(handle.sqlite.prepare('select count(*) from api_tokens').pluck().get()).toBe(0)
+  })
+
+  it('accepts a token up to the millisecond before its expiry and refuses it from then on', async () => {
+    let now = Date.parse('2026-11-22T10:00:00.000Z')
+    const tokens = createTokenService(handle.db, { now: () => now })
+    const { token, record } = await tokens.create({ name: 'ci', role: 'viewer', expires: '30d' })
+    expect(record).toMatchObject({ created_at: '2026-11-22T10:00:00.000Z', expires_at: '2026-12-22T10:00:00.000Z', status: 'active' })
+    const expiresMs = Date.parse(record.expires_at!)
+    now = expiresMs - 1
+    expect(await tokens.authenticate(token)).toEqual({ role: 'viewer', tenantId: null, tokenId: record.id })
+    const lastUsed = () => handle.sqlite.prepare('select last_used_at from api_tokens').pluck().get()
+    expect(lastUsed()).toBe('2026-12-22T09:59:59.999Z')
+    now = expiresMs
+    expect(await tokens.authenticate(token)).toBe(TOKEN_EXPIRED)
+    now = expiresMs + 60_000
+    expect(await tokens.authenticate(token)).toBe(TOKEN_EXPIRED)
+    expect(lastUsed()).toBe('2026-12-22T09:59:59.999Z')
+  })
+
+  it('lists each token with its expiry and status, revoked before expired', async () => {
+    let now = Date.parse('2026-11-22T10:00:00.000Z')
+    const tokens = createTokenService(handle.db, { now: () => now })
+    // A millisecond apart: the listing is in order of creation.
+    await tokens.create({ name: 'forever', role: 'admin' })
+    now += 1
+    await tokens.create({ name: 'day', role: 'viewer', expires: '2026-11-23' })
+    now += 1
+    const gone = await tokens.create({ name: 'gone', role: 'viewer', expires: '1h' })
+    await tokens.revoke(gone.record.id)
+    now = Date.parse('2026-11-23T00:00:00.000Z')
+    const listed = (await tokens.list()).map(({ name, expires_at, status }) => ({ name, expires_at, status }))
+    expect(listed).toEqual([
+      { name: 'forever', expires_at: null, status: 'active' },
+      { name: 'day', expires_at: '2026-11-23T00:00:00.000Z', status: 'expired' },
+      { name: 'gone', expires_at: '2026-11-22T11:00:00.002Z', status: 'revoked' },
+    ])
+  })
+
+  it('refuses a lifetime it cannot read or that is not in the future, storing nothing', async () => {
+    const tokens = createTokenService(handle.db, { now: () => Date.parse('2026-11-22T10:00:00.000Z') })
+    await expect(tokens.create({ name: 'x', role: 'viewer', expires: '30 days' })).rejects.toThrow(TokenError)
+    await expect(tokens.create({ name: 'x', role: 'viewer', expires: '30 days' })).rejects.toThrow(/expected "never", a duration such as 12h/)
+    await expect(tokens.create({ name: 'x', role: 'viewer', expires: '2026-11-22' })).rejects.toThrow(/not in the future/)
+    expect(handle.sqlite.prepare('select count(*) from api_tokens').pluck().get()).toBe(0)
+  })
+
+  it('counts only admin tokens that still work as active admins', async () => {
+    let now = Date.parse('2026-11-22T10:00:00.000Z')
+    const tokens = createTokenService(handle.db, { now: () => now })
+    await tokens.create({ name: 'short', role: 'admin', expires: '1h' })
+    expect(await tokens.countActiveAdmins()).toBe(1)
+    now += 3_600_000
+    expect(await tokens.countActiveAdmins()).toBe(0)
   })
 })

@@ -1,22 +1,30 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { TokenRole } from '../../../src-shared/constants'
+import { resolveTokenExpiry } from '../../../src-shared/token-lifetime'
 import type { Database } from '../../db/schema'
 import { OWNER, type Principal } from '../../kit/access'
 import { InvalidInputError } from '../../kit/errors'
-import { isoNow } from '../../lib/clock'
+import { TOKEN_EXPIRED } from '../../kit/http/auth'
 import * as repo from './tokens.repo'
 
 export interface CreateTokenInput {
   name: string
   role: TokenRole
   tenantId?: string | null
+  /** A lifetime in src-shared/token-lifetime.ts's words (`30d`, `2027-01-31`, ...); absent: never. */
+  expires?: string
 }
+
+export type TokenStatus = 'active' | 'expired' | 'revoked'
+
+/** A stored token as listings show it: never its hash, with its status at the service's clock. */
+export type TokenListing = repo.TokenRecord & { status: TokenStatus }
 
 export interface CreatedToken {
   /** The secret, returned once and never stored. */
   token: string
-  record: repo.TokenRecord
+  record: TokenListing
 }
 
 /** A token request the service refuses (a 400 on every transport, a usage error in the CLI). */
@@ -36,6 +44,14 @@ const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'ut
 export interface TokenServiceOptions {
   /** Accepted as an admin token without being stored (CALLSCOPE_TOKEN). */
   envToken?: string
+  /** The clock (epoch ms) that expiries are set and checked against; tests move it instead of waiting. */
+  now?: () => number
+}
+
+/** Revoked first: a revoked token stays revoked whatever its expiry says. */
+function statusAt(record: repo.TokenRecord, nowMs: number): TokenStatus {
+  if (record.revoked_at) return 'revoked'
+  return record.expires_at !== null && Date.parse(record.expires_at) <= nowMs ? 'expired' : 'active'
 }
 
 /** Tokens held only in this process's memory (the console sign-in link of one `serve` run). */
@@ -45,6 +61,8 @@ export function createSessionToken(): string {
 
 export function createTokenService(db: Kysely<Database>, options: TokenServiceOptions = {}) {
   const memoryTokenHashes: Buffer[] = options.envToken ? [sha256(options.envToken)] : []
+  const now = options.now ?? (() => Date.now())
+  const isoNow = () => new Date(now()).toISOString()
 
   async function create(input: CreateTokenInput): Promise<CreatedToken> {
     const tenantId = input.role === 'tenant' ? (input.tenantId ?? null) : null
@@ -56,6 +74,9 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
       const tenant = await db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst()
       if (!tenant) throw new TokenError(`tenant ${tenantId} not found`)
     }
+    const createdMs = now()
+    const expiry = resolveTokenExpiry(input.expires ?? 'never', createdMs)
+    if ('problem' in expiry) throw new TokenError(`expires ${expiry.problem}`)
     const token = `cs_${randomBytes(24).toString('base64url')}`
     const row = {
       id: randomUUID(),
@@ -64,38 +85,41 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
       token_prefix: token.slice(0, TOKEN_PREFIX_LENGTH),
       role: input.role,
       tenant_id: tenantId,
-      created_at: isoNow(),
+      created_at: new Date(createdMs).toISOString(),
       last_used_at: null,
       revoked_at: null,
+      expires_at: expiry.expiresAt,
     }
     await repo.insertToken(db, row)
     const { token_hash: _hash, ...record } = row
-    return { token, record }
+    return { token, record: { ...record, status: 'active' } }
   }
 
   /** Revokes the one token whose id or prefix starts with `key`. */
-  async function revoke(key: string): Promise<repo.TokenRecord> {
+  async function revoke(key: string): Promise<TokenListing> {
     if (key.length < 4) throw new TokenError('give at least 4 characters of the token id or prefix')
     const matches = await repo.findTokensByKey(db, key)
     if (matches.length === 0) throw new TokenError(`no token matches "${key}"`)
     if (matches.length > 1) throw new TokenError(`"${key}" matches ${matches.length} tokens; give more characters`)
     const match = matches[0]!
-    if (match.revoked_at) return match
+    if (match.revoked_at) return { ...match, status: 'revoked' }
     const revokedAt = isoNow()
     await repo.markRevoked(db, match.id, revokedAt)
-    return { ...match, revoked_at: revokedAt }
+    return { ...match, revoked_at: revokedAt, status: 'revoked' }
   }
 
-  async function authenticate(presented: string): Promise<Principal | null> {
+  /** Checked at every use against the clock, so a token stops working the moment it expires. */
+  async function authenticate(presented: string): Promise<Principal | typeof TOKEN_EXPIRED | null> {
     const hash = sha256(presented)
     if (memoryTokenHashes.some((known) => timingSafeEqual(hash, known))) {
       return OWNER
     }
     const row = await repo.findActiveByHash(db, hash.toString('hex'))
     if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), hash)) return null
-    const now = Date.now()
-    if (!row.last_used_at || now - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
-      await repo.touchLastUsed(db, row.id, new Date(now).toISOString())
+    const usedMs = now()
+    if (statusAt(row, usedMs) === 'expired') return TOKEN_EXPIRED
+    if (!row.last_used_at || usedMs - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
+      await repo.touchLastUsed(db, row.id, new Date(usedMs).toISOString())
     }
     return { role: row.role as TokenRole, tenantId: row.tenant_id, tokenId: row.id }
   }
@@ -108,8 +132,11 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
     acceptForThisProcess(token: string) {
       memoryTokenHashes.push(sha256(token))
     },
-    list: () => repo.listTokens(db),
-    countActiveAdmins: () => repo.countActiveAdmins(db),
+    async list(): Promise<TokenListing[]> {
+      const listedMs = now()
+      return (await repo.listTokens(db)).map((record) => ({ ...record, status: statusAt(record, listedMs) }))
+    },
+    countActiveAdmins: () => repo.countActiveAdmins(db, isoNow()),
   }
 }
 
