@@ -44,6 +44,24 @@ describe('bearer authentication', () => {
     expect((await raw(path, { Authorization: `Bearer ${token}` })).status).toBe(401)
   })
 
+  it('refuses an expired token with 401 invalid_token saying so, on REST and tRPC, and accepts it before', async () => {
+    const { token, record } = await server.service.tokens.create({ name: 'expiring', role: 'viewer', expires: '1h' })
+    const auth = { Authorization: `Bearer ${token}` }
+    expect((await raw(path, auth)).status).toBe(200)
+    // Moved into the past instead of waiting for it: created a day ago, expired a second ago.
+    const now = Date.now()
+    server.service.handle.sqlite
+      .prepare('update api_tokens set created_at = ?, expires_at = ? where id = ?')
+      .run(new Date(now - 86_400_000).toISOString(), new Date(now - 1000).toISOString(), record.id)
+    const response = await raw(path, auth)
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="The access token expired"')
+    expect(await response.json()).toEqual({ detail: 'The access token expired' })
+    const trpc = await raw('/trpc/tokens.whoami', auth)
+    expect(trpc.status).toBe(401)
+    expect(await trpc.json()).toMatchObject({ error: { message: 'The access token expired', data: { code: 'UNAUTHORIZED' } } })
+  })
+
   it('keeps /healthz, /openapi.json and /docs public', async () => {
     for (const p of ['/healthz', '/openapi.json', '/docs']) expect((await raw(p)).status).toBe(200)
   })
