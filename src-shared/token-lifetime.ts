@@ -14,9 +14,9 @@ const UNIT_MS = { h: 3_600_000, d: 86_400_000, w: 604_800_000, y: 365 * 86_400_0
 const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z')
 
 export const TOKEN_LIFETIME_HELP =
-  'expected "never", a duration such as 12h, 30d, 2w or 1y, or an ISO 8601 date or date-time such as 2027-01-31 or 2027-01-31T09:00:00Z'
+  'Expected "never", a duration such as 12h, 30d, 2w or 1y, or an ISO 8601 date or date-time such as 2027-01-31 or 2027-01-31T09:00:00Z.'
 
-/** An expiry instant (null: never), or why the text is not a lifetime. */
+/** An expiry instant (null: never), or why the text is not a lifetime (a sentence without the text). */
 export type TokenExpiry = { expiresAt: string | null } | { problem: string }
 
 /** Turns a lifetime into the instant the token expires, counted from `nowMs`. */
@@ -24,11 +24,11 @@ export function resolveTokenExpiry(text: string, nowMs: number): TokenExpiry {
   const value = text.trim().toLowerCase()
   if (value === 'never') return { expiresAt: null }
   const duration = DURATION.exec(value)
-  if (duration && Number(duration[1]) === 0) return { problem: `"${text}": a lifetime must be at least 1${duration[2]}` }
+  if (duration && Number(duration[1]) === 0) return { problem: `A lifetime is at least 1${duration[2]}.` }
   const atMs = duration ? nowMs + Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS] : instantMs(text.trim())
-  if (atMs === null) return { problem: `"${text}": ${TOKEN_LIFETIME_HELP}` }
-  if (atMs <= nowMs) return { problem: `"${text}" is not in the future` }
-  if (atMs > LATEST_MS) return { problem: `"${text}" is too far ahead: the latest expiry is 9999-12-31` }
+  if (atMs === null) return { problem: TOKEN_LIFETIME_HELP }
+  if (atMs <= nowMs) return { problem: 'The expiry must be in the future.' }
+  if (atMs > LATEST_MS) return { problem: 'The latest possible expiry is 9999-12-31.' }
   return { expiresAt: new Date(atMs).toISOString() }
 }
 

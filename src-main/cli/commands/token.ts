@@ -1,6 +1,17 @@
-import { type Command, Option } from 'commander'
+import { type Command, InvalidArgumentError, Option } from 'commander'
 import { TOKEN_ROLES, type TokenRole } from '../../../src-shared/constants'
+import { resolveTokenExpiry } from '../../../src-shared/token-lifetime'
 import { withService } from '../open-service'
+
+/** Checks `--expires` while parsing, so a bad value is a usage error (exit 2); the service counts from its own clock. */
+function parseExpires(value: string): string {
+  const expiry = resolveTokenExpiry(value, Date.now())
+  if ('problem' in expiry) throw new InvalidArgumentError(expiry.problem)
+  return value
+}
+
+/** A stored timestamp as the listing shows it: to the second, UTC. */
+const shortTime = (iso: string) => iso.slice(0, 19).replace('T', ' ')
 
 export function registerToken(program: Command): void {
   const token = program.command('token').description('manage API tokens for the HTTP port')
@@ -11,13 +22,19 @@ export function registerToken(program: Command): void {
     .requiredOption('-n, --name <name>', 'what the token is for')
     .addOption(new Option('-r, --role <role>', 'what it may do').choices(TOKEN_ROLES).default('viewer'))
     .option('-t, --tenant <id>', 'tenant the token is limited to (role "tenant")')
+    .addOption(
+      new Option('-e, --expires <when>', 'when it stops working: never, a duration (12h, 30d, 2w, 1y) or an ISO 8601 date or date-time')
+        .default('never')
+        .argParser(parseExpires),
+    )
     .option('--db <file>', 'database file')
-    .action(async (opts: { name: string; role: TokenRole; tenant?: string; db?: string }) => {
+    .action(async (opts: { name: string; role: TokenRole; tenant?: string; expires: string; db?: string }) => {
       await withService(opts.db, async (service) => {
         const role = opts.tenant && opts.role === 'viewer' ? 'tenant' : opts.role
-        const { token: secret, record } = await service.tokens.create({ name: opts.name, role, tenantId: opts.tenant })
+        const { token: secret, record } = await service.tokens.create({ name: opts.name, role, tenantId: opts.tenant, expires: opts.expires })
+        const expiry = record.expires_at ? `expires ${shortTime(record.expires_at)} UTC` : 'never expires'
         process.stdout.write(`${secret}\n`)
-        process.stderr.write(`Created ${record.role} token "${record.name}" (id ${record.id}). It is shown only this once.\n`)
+        process.stderr.write(`Created ${record.role} token "${record.name}" (id ${record.id}; ${expiry}). It is shown only this once.\n`)
       })
     })
 
@@ -44,9 +61,10 @@ export function registerToken(program: Command): void {
             name: r.name,
             role: r.role,
             tenant: r.tenant_id ?? '',
-            created: r.created_at.slice(0, 19).replace('T', ' '),
-            'last used': r.last_used_at?.slice(0, 19).replace('T', ' ') ?? 'never',
-            status: r.revoked_at ? 'revoked' : 'active',
+            created: shortTime(r.created_at),
+            'last used': r.last_used_at ? shortTime(r.last_used_at) : 'never',
+            'expires (UTC)': r.expires_at ? shortTime(r.expires_at) : 'never',
+            status: r.status,
           })),
         )
       })

@@ -76,7 +76,7 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
     }
     const createdMs = now()
     const expiry = resolveTokenExpiry(input.expires ?? 'never', createdMs)
-    if ('problem' in expiry) throw new TokenError(`expires ${expiry.problem}`)
+    if ('problem' in expiry) throw new TokenError(`expires "${input.expires}" is invalid. ${expiry.problem}`)
     const token = `cs_${randomBytes(24).toString('base64url')}`
     const row = {
       id: randomUUID(),
