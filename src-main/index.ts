@@ -7,6 +7,7 @@ import { createDatabaseSession } from './desktop/database-session'
 import { createSettingsStore } from './desktop/desktop-settings'
 import { createListenerControl } from './desktop/listener-control'
 import { guardNavigation } from './desktop/navigation-guard'
+import { snapshotChoice, snapshotChoiceBox, snapshotWrittenDetail } from './desktop/snapshot-choice'
 import { restoreBounds, windowOptions } from './desktop/window-options'
 import { VERSION } from './cli/version'
 import type { DesktopControls, RuntimeInfo } from './kit/runtime'
@@ -80,11 +81,14 @@ const menuActions = {
     if (path) await switchDatabase(path, true)
   },
   async exportSnapshot() {
-    const path = await chooseSavePath(`callscope-snapshot-${new Date().toISOString().slice(0, 10)}.sqlite`)
+    const answer = mainWindow ? await dialog.showMessageBox(mainWindow, snapshotChoiceBox) : await dialog.showMessageBox(snapshotChoiceBox)
+    const choice = snapshotChoice(answer.response, new Date())
+    if (!choice) return
+    const path = await chooseSavePath(choice.fileName)
     if (!path) return
     try {
-      const { sizeBytes } = database.current().database.snapshot(path, true)
-      void dialog.showMessageBox({ message: 'Snapshot written', detail: `${path} (${(sizeBytes / 1024 / 1024).toFixed(1)} MiB). Open it with File → Open Database… or callscope serve --db.` })
+      const result = await database.current().database.snapshot(path, { ...choice.options, overwrite: true })
+      void dialog.showMessageBox({ message: 'Snapshot written', detail: snapshotWrittenDetail(result) })
     } catch (error) {
       dialog.showErrorBox('Could not write the snapshot', error instanceof Error ? error.message : String(error))
     }

@@ -17,6 +17,8 @@ export interface DatabaseHandle {
   sqlite: BetterSqlite3.Database
   db: Kysely<Database>
   path: string
+  /** The binding the handle was opened with, for a second connection to a copy (snapshots). */
+  nativeBinding?: string
   close(): Promise<void>
 }
 
@@ -34,6 +36,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     sqlite,
     db,
     path: options.path,
+    nativeBinding: options.nativeBinding,
     async close() {
       if (closed) return
       closed = true

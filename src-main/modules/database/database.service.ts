@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs'
 import type { DatabaseHandle } from '../../db/connection'
 import { type SchemaVersion, schemaVersion } from '../../db/migrate'
-import { type SnapshotResult, snapshotDatabase } from '../../db/snapshot'
 import { type SeedOptions, type SeedResult, seedDatabase } from '../../seed'
 import { countRows, type TableCounts } from './database.repo'
+import { type SnapshotOptions, type SnapshotResult, writeSnapshot } from './snapshot-pack'
 
 export interface DatabaseInfo {
   path: string
@@ -30,9 +30,13 @@ export function createDatabaseService(handle: DatabaseHandle) {
     seed(options: SeedOptions): SeedResult {
       return seedDatabase(handle, options)
     },
-    /** A consistent copy of the whole store in one file, a demo pack (`callscope snapshot`, File → Export snapshot). */
-    snapshot(file: string, overwrite = false): SnapshotResult {
-      return snapshotDatabase(handle.sqlite, file, overwrite)
+    /**
+     * A consistent copy of the whole store in one file, a demo pack (`callscope snapshot`, File →
+     * Export snapshot): without secrets unless `includeSecrets`, personal data pseudonymised with
+     * `redact` (snapshot-pack.ts).
+     */
+    snapshot(file: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
+      return writeSnapshot(handle, file, options)
     },
     async info(): Promise<DatabaseInfo> {
       const sizeBytes = handle.path === ':memory:' ? null : fileSize(handle.path)
