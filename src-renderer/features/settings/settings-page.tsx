@@ -10,21 +10,29 @@ import { CountCell } from '../../components/table-cells'
 import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { ListenerForm } from './listener-form'
+import { ExpiresCell, type ExpiryChoice, ExpiryFields, lifetimeOf, TokenStatusBadge } from './token-expiry'
 
 const ROLE_COLOR: Record<string, string> = { admin: 'red', viewer: 'blue', tenant: 'grape' }
 
-function CreateToken({ tenants, onCreated }: { tenants: Array<{ id: string; name: string }>; onCreated: (token: string, name: string) => void }) {
+interface NewToken {
+  token: string
+  name: string
+  expiresAt: string | null
+}
+
+function CreateToken({ tenants, onCreated }: { tenants: Array<{ id: string; name: string }>; onCreated: (created: NewToken) => void }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const [name, setName] = useState('')
   const [role, setRole] = useState<TokenRole>('viewer')
   const [tenantId, setTenantId] = useState<string | null>(null)
+  const [expiry, setExpiry] = useState<ExpiryChoice>({ choice: 'never', date: '' })
   const create = useMutation(
     trpc.tokens.create.mutationOptions({
       onSuccess: (created) => {
         void queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() })
         void queryClient.invalidateQueries({ queryKey: trpc.settings.info.queryKey() })
-        onCreated(created.token, created.record.name)
+        onCreated({ token: created.token, name: created.record.name, expiresAt: created.record.expires_at })
         setName('')
         setTenantId(null)
       },
@@ -32,11 +40,11 @@ function CreateToken({ tenants, onCreated }: { tenants: Array<{ id: string; name
   )
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    create.mutate({ name, role, tenantId: role === 'tenant' ? tenantId : null })
+    create.mutate({ name, role, tenantId: role === 'tenant' ? tenantId : null, expires: lifetimeOf(expiry) })
   }
   return (
     <form onSubmit={submit} data-testid="create-token-form">
-      <Group align="flex-end" gap="xs" wrap="nowrap">
+      <Group align="flex-end" gap="xs">
         <TextInput label="Name" placeholder="e.g. grafana, ci" value={name} onChange={(e) => setName(e.currentTarget.value)} required w={200} data-testid="token-name" />
         <Select
           label="Role"
@@ -59,7 +67,14 @@ function CreateToken({ tenants, onCreated }: { tenants: Array<{ id: string; name
           w={220}
           data-testid="token-tenant"
         />
-        <Button type="submit" leftSection={<IconKey size={14} />} loading={create.isPending} disabled={!name.trim() || (role === 'tenant' && !tenantId)} data-testid="create-token">
+        <ExpiryFields value={expiry} onChange={setExpiry} />
+        <Button
+          type="submit"
+          leftSection={<IconKey size={14} />}
+          loading={create.isPending}
+          disabled={!name.trim() || (role === 'tenant' && !tenantId) || !lifetimeOf(expiry)}
+          data-testid="create-token"
+        >
           Create token
         </Button>
       </Group>
@@ -79,6 +94,7 @@ const TOKEN_COLUMNS: Column[] = [
   { label: 'Tenant' },
   { label: 'Created' },
   { label: 'Last used' },
+  { label: 'Expires' },
   { label: 'Status' },
   { w: 90 },
 ]
@@ -89,7 +105,7 @@ function Tokens() {
   const tokens = useQuery(trpc.tokens.list.queryOptions())
   const tenants = useQuery(trpc.tenants.list.queryOptions({}))
   // The created token stays in state after the modal closes so its closing animation keeps the text.
-  const [created, setCreated] = useState<{ token: string; name: string } | null>(null)
+  const [created, setCreated] = useState<NewToken | null>(null)
   const [showCreated, setShowCreated] = useState(false)
   const [revoking, setRevoking] = useState<{ id: string; name: string; prefix: string } | null>(null)
   const revoke = useMutation(
@@ -105,8 +121,8 @@ function Tokens() {
   const tenantName = new Map((tenants.data ?? []).map((t) => [t.id, t.name]))
   return (
     <Stack gap="sm">
-      <CreateToken tenants={tenants.data ?? []} onCreated={(token, name) => {
-          setCreated({ token, name })
+      <CreateToken tenants={tenants.data ?? []} onCreated={(token) => {
+          setCreated(token)
           setShowCreated(true)
         }} />
       <QueryState query={tokens} isEmpty={(rows) => rows.length === 0} empty="No stored tokens.">
@@ -117,7 +133,7 @@ function Tokens() {
             columns={TOKEN_COLUMNS}
             rows={rows}
             rowKey={(t) => t.id}
-            rowProps={(t) => ({ 'data-testid': `token-row-${t.name}`, c: t.revoked_at ? 'dimmed' : undefined })}
+            rowProps={(t) => ({ 'data-testid': `token-row-${t.name}`, c: t.status === 'active' ? undefined : 'dimmed' })}
             cells={(t) => (
               <>
                 <Table.Td>
@@ -135,20 +151,13 @@ function Tokens() {
                   <Text size="xs">{t.last_used_at ? formatTimestamp(t.last_used_at) : 'never'}</Text>
                 </Table.Td>
                 <Table.Td>
-                  {t.revoked_at ? (
-                    <Tooltip label={`Revoked ${formatTimestamp(t.revoked_at)}`}>
-                      <Badge color="gray" variant="outline" data-testid="token-status">
-                        revoked
-                      </Badge>
-                    </Tooltip>
-                  ) : (
-                    <Badge color="green" data-testid="token-status">
-                      active
-                    </Badge>
-                  )}
+                  <ExpiresCell expiresAt={t.expires_at} />
+                </Table.Td>
+                <Table.Td>
+                  <TokenStatusBadge token={t} />
                 </Table.Td>
                 <Table.Td ta="right">
-                  {!t.revoked_at && (
+                  {t.status !== 'revoked' && (
                     <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRevoking({ id: t.id, name: t.name, prefix: t.token_prefix })} data-testid="revoke-token">
                       Revoke
                     </Button>
@@ -162,7 +171,8 @@ function Tokens() {
       <Modal opened={showCreated} onClose={() => setShowCreated(false)} title={`Token “${created?.name ?? ''}” created`} size="lg" closeOnClickOutside={false}>
         <Stack gap="sm">
           <Alert color="yellow" variant="light">
-            Copy it now: it is shown only this once. Callscope stores only a hash of it.
+            Copy it now: it is shown only this once. Callscope stores only a hash of it.{' '}
+            {created?.expiresAt ? `It stops working on ${formatTimestamp(created.expiresAt)}.` : 'It does not expire.'}
           </Alert>
           <Group gap="xs" wrap="nowrap">
             <Code block style={{ flex: 1, wordBreak: 'break-all' }} data-testid="new-token">
