@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM script without types
@@ -40,10 +41,23 @@ describe('the Electron build of better-sqlite3', () => {
     expect(spawnSync(process.execPath, [nodeGyp, '--version'], { encoding: 'utf8' }).stdout).toMatch(/^v\d+/)
   })
 
-  // Where Electron's binary is installed, npm start would open the app instead.
-  it.skipIf(electronInstalled())('npm start fails clearly without the Electron binary', () => {
-    const result = spawnSync(process.execPath, [join(import.meta.dirname, '../../scripts/start-desktop.mjs')], { encoding: 'utf8' })
+  // Where Electron's binary is installed, npm start would open the app instead. The mirror is a
+  // loopback port nobody listens on, so the first-start download fails at once on any machine.
+  it.skipIf(electronInstalled())('npm start says why and what to do when Electron cannot be fetched', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo
+        probe.close(() => resolve(port))
+      })
+    })
+    const result = spawnSync(process.execPath, [join(import.meta.dirname, '../../scripts/start-desktop.mjs')], {
+      encoding: 'utf8',
+      env: { ...process.env, ELECTRON_MIRROR: `http://127.0.0.1:${closedPort}/`, electron_config_cache: join(import.meta.dirname, '../../scratch/electron-cache') },
+    })
     expect(result.status).toBe(1)
-    expect(result.stderr).toContain('the Electron binary is not installed')
+    expect(result.stderr).toContain('is not installed yet; downloading it once')
+    expect(result.stderr).toMatch(/could not download Electron [\d.]+ from the mirror .*ECONNREFUSED/)
+    expect(result.stderr).toContain('`npm run serve`')
+    expect(result.stderr).not.toMatch(/\n\s+at /)
   })
 })
