@@ -4,7 +4,7 @@
  * beside its floor: the same SQL run directly on better-sqlite3 in this process, in the same run.
  * Writes docs/benchmarks.md.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { runCli, startServe } from '../test/helpers/cli'
@@ -13,6 +13,7 @@ import { floorOf, type Floor } from './floor'
 import { benchImport } from './import'
 import { loadTest, type LoadResult } from './load'
 import { scenarios } from './scenarios'
+import { soak, soakPaths, type SoakResult } from './soak'
 import { BENCH_SQUAD, buildSquadFixture } from './squad-fixture'
 
 const root = join(import.meta.dirname, '..')
@@ -22,6 +23,10 @@ const ANCHOR = '2026-11-20T12:00:00Z'
 const TOKEN = 'bench-token'
 const CONNECTIONS = 32
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10)
+const SOAK_CONNECTIONS = 64
+const SOAK_S = Number(process.env.BENCH_SOAK_DURATION ?? 60)
+/** The serve process's resident memory must stay under this through the soak (its page cache is 64 MiB). */
+const SOAK_RSS_BOUND_MIB = 512
 
 async function main() {
   mkdirSync(dataDir, { recursive: true })
@@ -40,6 +45,7 @@ async function main() {
   const server = await startServe(['--db', dbPath, '--no-seed'], { CALLSCOPE_TOKEN: TOKEN })
   const results: Array<{ name: string; load: LoadResult; floor: Floor }> = []
   let consoleTimes: ConsoleTimings
+  let soaked: SoakResult
   try {
     console.log('Console: call logs page on the large dataset…')
     consoleTimes = await timeConsole(server, TOKEN)
@@ -48,6 +54,8 @@ async function main() {
       const load = await loadTest(`${server.url}${c.path}`, TOKEN, CONNECTIONS, DURATION_S)
       results.push({ name: c.name, load, floor: floors[i]! })
     }
+    console.log(`Soak: ${SOAK_CONNECTIONS} connections, ${SOAK_S} s of mixed reads…`)
+    soaked = await soak(server.url, server.child.pid!, TOKEN, soakPaths(dbPath), SOAK_CONNECTIONS, SOAK_S)
   } finally {
     await server.stop()
   }
@@ -106,6 +114,17 @@ p50 and p99 under ${CONNECTIONS} connections are mostly time spent queueing (abo
 | case | requests/s | p50 | p99 | non-2xx | ms / request | floor median | ms / request ÷ floor |
 |---|---:|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
+
+## Soak
+
+${SOAK_CONNECTIONS} keep-alive connections for ${SOAK_S} s on the same server after the cases above, each connection
+cycling through ${soakPaths(dbPath).length} reads (bench/soak.ts): call-log pages of 50 to 1,000 records with and without
+filters, two sessions pages, a tenant, a squad's analytics, an LLM provider and the SIP trunks. Resident memory of the
+serve process sampled every 500 ms; the bound is ${SOAK_RSS_BOUND_MIB} MiB (64 MiB of it is SQLite's page cache).
+
+| requests | requests/s | p50 ms | p99 ms | errors (socket, timeout, non-2xx) | RSS before MiB | RSS peak MiB | RSS after MiB | within bound |
+|---:|---:|---:|---:|---:|---:|---:|---:|---|
+| ${soaked.requests.toLocaleString('en-US')} | ${soaked.requestsPerSecond.toFixed(0)} | ${soaked.p50.toFixed(0)} | ${soaked.p99.toFixed(0)} | ${soaked.errors} | ${soaked.rssBeforeMiB.toFixed(0)} | ${soaked.rssPeakMiB.toFixed(0)} | ${soaked.rssAfterMiB.toFixed(0)} | ${soaked.rssPeakMiB <= SOAK_RSS_BOUND_MIB && soaked.errors === 0 ? 'yes' : '**no**'} |
 
 ## Squad analytics
 
@@ -169,8 +188,19 @@ Import into a new database ÷ writer floor: ${(median(imports.intoEmpty) / impor
 Cases of the HTTP table:
 ${cases.map((c) => `- **${c.name}**: \`GET ${c.path.replace(/agent_id=[0-9a-f-]+/, 'agent_id=<busiest agent>').replace(/agents\/[0-9a-f-]+/, 'agents/<busiest agent>')}\``).join('\n')}
 `
-  writeFileSync(join(root, 'docs', 'benchmarks.md'), report)
+  const reportPath = join(root, 'docs', 'benchmarks.md')
+  writeFileSync(reportPath, report + keptSections(reportPath))
   console.log(report)
+}
+
+/** Sections other commands write into the same file (`npm run fuzz`'s "## Fuzzing"), kept as they are. */
+function keptSections(reportPath: string): string {
+  if (!existsSync(reportPath)) return ''
+  const previous = readFileSync(reportPath, 'utf8')
+  const start = previous.indexOf('\n## Fuzzing')
+  if (start < 0) return ''
+  const next = previous.indexOf('\n## ', start + 1)
+  return `${previous.slice(start, next < 0 ? undefined : next).trimEnd()}\n`
 }
 
 async function sequentialTimes(url: string, token: string, runs: number): Promise<number[]> {
