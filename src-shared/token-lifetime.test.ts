@@ -17,6 +17,10 @@ describe('token lifetimes', () => {
     ['2027-01-31T09:30:00Z', '2027-01-31T09:30:00.000Z'],
     ['2027-01-31T09:30:00+02:00', '2027-01-31T07:30:00.000Z'],
     ['2027-01-31T09:30', '2027-01-31T09:30:00.000Z'],
+    ['2027-01-31 09:30:15.5z', '2027-01-31T09:30:15.500Z'],
+    ['2027-01-31T09:30:00-05:30', '2027-01-31T15:00:00.000Z'],
+    ['2028-02-29', '2028-02-29T00:00:00.000Z'],
+    ['9999-12-31', '9999-12-31T00:00:00.000Z'],
   ])('reads %j as expiring at %s', (text, expiresAt) => {
     expect(at(text)).toEqual({ expiresAt })
   })
@@ -29,6 +33,12 @@ describe('token lifetimes', () => {
     ['1m', /Expected "never"/],
     ['', /Expected "never"/],
     ['2027-02-30', /Expected "never"/],
+    ['2027-02-29', /Expected "never"/],
+    ['2027-13-01', /Expected "never"/],
+    ['2027-01-31T24:00', /Expected "never"/],
+    ['2027-01-31T09:60', /Expected "never"/],
+    ['2027-01-31T09:30+0200', /Expected "never"/],
+    ['1700000000', /Expected "never"/],
     ['tomorrow', /Expected "never"/],
     ['0d', /at least 1d/],
     ['2026-11-22T10:00:00Z', /must be in the future/],

@@ -1,5 +1,3 @@
-import { parseInstant } from './schemas/params'
-
 /*
  * How long an API token lives, in the words `callscope token create --expires` and the console's
  * Settings page both take, so the two accept the same values: `never`; a whole number of hours,
@@ -9,6 +7,9 @@ import { parseInstant } from './schemas/params'
  */
 
 const DURATION = /^(\d{1,6})([hdwy])$/
+// Its own small ISO 8601 reader rather than the API's lax query parsing: this grammar stays as
+// documented for the CLI whatever the query parameters come to accept.
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?)?$/i
 const UNIT_MS = { h: 3_600_000, d: 86_400_000, w: 604_800_000, y: 365 * 86_400_000 } as const
 /** The last instant the store's four-digit-year timestamps can hold. */
 const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z')
@@ -32,7 +33,22 @@ export function resolveTokenExpiry(text: string, nowMs: number): TokenExpiry {
   return { expiresAt: new Date(atMs).toISOString() }
 }
 
+/** The instant an ISO 8601 date or date-time names, or null when it is not one (2027-02-30 is not). */
 function instantMs(text: string): number | null {
-  const instant = parseInstant(text)
-  return instant === null ? null : Date.parse(instant)
+  const match = ISO.exec(text)
+  if (!match) return null
+  const fields = match.slice(1, 7).map((part) => Number(part ?? 0))
+  const [year, month, day, hour, minute, second] = fields as [number, number, number, number, number, number]
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second, Number((match[7] ?? '').padEnd(3, '0')))
+  const date = new Date(utc)
+  // Date.UTC rolls over (February 30th is March 2nd): a changed day or month means a date that does not exist.
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null
+  return utc - offsetMs(match[8])
+}
+
+/** `Z`, `+02:00` or `-05:30` in milliseconds east of UTC; none is UTC, as everywhere in the API. */
+function offsetMs(zone: string | undefined): number {
+  if (!zone || zone.toUpperCase() === 'Z') return 0
+  const sign = zone.startsWith('-') ? -1 : 1
+  return sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000
 }
