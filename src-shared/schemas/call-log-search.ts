@@ -1,5 +1,5 @@
 import { LOG_LEVELS } from '../constants'
-import { parseInstant } from './params'
+import { laxUuid, parseInstant } from './params'
 import { z } from './zod'
 
 /** The most rows one page of the console's call log search returns. */
@@ -28,8 +28,8 @@ export const callLogFilterSchema = z
     from: instant(false).optional(),
     /** Inclusive; a bare date includes that whole day (UTC). */
     to: instant(true).optional(),
-    agentId: z.uuid().optional(),
-    tenantId: z.uuid().optional(),
+    agentId: laxUuid().optional(),
+    tenantId: laxUuid().optional(),
     levels: z.array(z.enum(LOG_LEVELS)).max(LOG_LEVELS.length).optional(),
     types: z
       .array(z.string().max(50).regex(/^[a-z][a-z0-9_.]*$/, 'Log types are lower-case identifiers'))

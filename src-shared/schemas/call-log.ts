@@ -1,5 +1,5 @@
 import { CALL_LOGS_PAGE as P, LOG_LEVELS } from '../constants'
-import { endNotBeforeStart, instantParam, integerParam } from './params'
+import { endNotBeforeStart, instantParam, integerParam, uuidQueryParam } from './params'
 import { z } from './zod'
 
 /** A call log record as `GET /logs/calls` returns it (nullability decided in docs/api.md). */
@@ -27,7 +27,7 @@ export const callLogQuerySchema = z
   .object({
     start_date: instantParam('Only records at or after this date or date-time (UTC when no offset is given)'),
     end_date: instantParam('Only records at or before this date or date-time; a bare date includes that whole day', true),
-    agent_id: z.uuid().optional().openapi({ description: 'Only records of this agent' }),
+    agent_id: uuidQueryParam('Only records of this agent'),
     limit: integerParam({ min: P.limitMin, max: P.limitMax, default: P.limitDefault, description: 'Maximum number of records' }),
   })
   .superRefine(endNotBeforeStart)

@@ -1,11 +1,12 @@
+import { type LaxInstant, parseLaxDateTime } from './lax-datetime'
+import { INT_PROBLEM_MESSAGES, parseLaxInt } from './lax-int'
+import { canonicalUuid, uuidProblem } from './lax-uuid'
 import { z } from './zod'
 
 /**
  * Query and path parameter schemas that parse like FastAPI/pydantic: the same accepted inputs,
  * and failures that map to the same pydantic error types (see the HTTP layer's translation).
  */
-
-const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/
 
 /**
  * A zod preprocess step for a query string parsed as pydantic's lax mode does: `parse` returns the
@@ -21,6 +22,9 @@ function laxText<T>(parse: (text: string) => T | undefined, type: string, messag
   }
 }
 
+/** A repeated query key arrives as an array; FastAPI (Starlette's `QueryParams.get`) takes the last. */
+const lastValue = (value: unknown): unknown => (Array.isArray(value) ? value.at(-1) : value)
+
 export interface IntegerParamOptions {
   min?: number
   max?: number
@@ -28,17 +32,34 @@ export interface IntegerParamOptions {
   description?: string
 }
 
-/** An integer from a query string: "20" parses, "abc", "1.5" and "" are `int_parsing` errors. */
+/**
+ * An integer from a query string, read as pydantic's lax mode reads one (lax-int.ts): " 42 ",
+ * "+42", "042", "4_2" and "42.0" are 42; "4.5", "1e3" and "" are `int_parsing` errors. Integers
+ * beyond JavaScript's exact range (±2^53 − 1) are refused as past the nearest bound: pydantic
+ * would take them, but they could not be echoed or used exactly, so that range is the default
+ * bound (and shown as such in the OpenAPI document).
+ */
 export function integerParam(options: IntegerParamOptions) {
-  let inner = z.number().int()
-  if (options.min !== undefined) inner = inner.min(options.min)
-  if (options.max !== undefined) inner = inner.max(options.max)
+  const min = options.min ?? Number.MIN_SAFE_INTEGER
+  const max = options.max ?? Number.MAX_SAFE_INTEGER
+  const toNumber = (given: unknown, ctx: z.RefinementCtx): unknown => {
+    const value = lastValue(given)
+    if (typeof value !== 'string') return value
+    const parsed = parseLaxInt(value)
+    if (typeof parsed === 'string') return refuse(ctx, value, parsed, INT_PROBLEM_MESSAGES[parsed])
+    // Beyond the safe range zod's int check would add an issue of its own: pydantic names one bound.
+    if (parsed > BigInt(max)) return refuse(ctx, value, 'less_than_equal', `Input should be less than or equal to ${max}`, { le: max })
+    if (parsed < BigInt(min)) return refuse(ctx, value, 'greater_than_equal', `Input should be greater than or equal to ${min}`, { ge: min })
+    return Number(parsed)
+  }
   return z
-    .preprocess(
-      laxText((text) => (INTEGER_TEXT.test(text) ? Number(text) : undefined), 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer'),
-      inner.default(options.default),
-    )
+    .preprocess(toNumber, z.number().int().min(min).max(max).default(options.default))
     .openapi({ description: options.description })
+}
+
+function refuse(ctx: z.RefinementCtx, input: string, type: string, message: string, context?: Record<string, unknown>) {
+  ctx.addIssue({ code: 'custom', input, message, params: { type, ...(context ? { ctx: context } : {}) } })
+  return z.NEVER
 }
 
 const TRUE_TEXT = new Set(['1', 'true', 't', 'yes', 'y', 'on'])
@@ -121,32 +142,68 @@ export function parseInstant(text: string, endOfDay = false): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString()
 }
 
-/** An optional date or date-time query parameter, normalised to a UTC ISO string. */
+/** The instants the store's text form can hold (4-digit years), so text order stays time order. */
+const FIRST_STORE_MS = -62_167_219_200_000
+const LAST_STORE_MS = 253_402_300_799_999
+
+/**
+ * A query bound as a store instant. Store timestamps have millisecond precision, so a start bound
+ * with a sub-millisecond part rounds up and an end bound rounds down: the same records match as
+ * at full precision. A bare date as an end bound is the last millisecond of that day.
+ */
+function boundText(instant: LaxInstant, isEnd: boolean): string {
+  let ms = instant.ms
+  if (isEnd && instant.dateOnly) ms += 86_400_000 - 1
+  else if (!isEnd && instant.extraMicros > 0) ms += 1
+  return new Date(Math.min(LAST_STORE_MS, Math.max(FIRST_STORE_MS, ms))).toISOString()
+}
+
+/**
+ * An optional date or date-time query parameter read as pydantic reads a `datetime` (lax-datetime.ts:
+ * RFC 3339 forms, Unix timestamps, bare dates), normalised to a UTC instant in the store's format;
+ * a time without an offset is UTC. `endOfDay`: the parameter is an end bound.
+ */
 export function instantParam(description: string, endOfDay = false) {
-  return z
-    .string()
-    .transform((text, ctx) => {
-      const problem = dateProblem(text)
-      const parsed = problem === null ? parseInstant(text, endOfDay) : null
-      if (parsed === null) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `Input should be a valid datetime or date, ${problem ?? 'invalid date'}`,
-          params: { type: 'datetime_from_date_parsing', ctx: { error: problem ?? 'invalid date' } },
-        })
-        return z.NEVER
-      }
-      return parsed
+  const instant = z.string().transform((text, ctx) => {
+    const parsed = parseLaxDateTime(text)
+    if (!('problem' in parsed)) return boundText(parsed, endOfDay)
+    ctx.addIssue({
+      code: 'custom',
+      message: `Input should be a valid datetime or date, ${parsed.problem}`,
+      params: { type: 'datetime_from_date_parsing', ctx: { error: parsed.problem } },
     })
+    return z.NEVER
+  })
+  return z
+    .preprocess(lastValue, instant)
     .optional()
     .openapi({
       type: 'string',
-      description: `${description}. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z).`,
+      description: `${description}. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10).`,
       examples: ['2026-11-01', '2026-11-01T09:30:00Z'],
     })
 }
 
-export const uuidParam = (description: string) => z.uuid().openapi({ description })
+/**
+ * A UUID read as pydantic reads one (lax-uuid.ts: any case, 32 bare digits, braces, `urn:uuid:`,
+ * any version), normalised to lower-case hyphenated before any lookup or filter sees it. Still a
+ * string schema, so it composes (`.optional()`, `.nullable()`) and documents as `format: uuid`.
+ */
+export const laxUuid = () =>
+  z
+    .string()
+    .superRefine((text, ctx) => {
+      if (canonicalUuid(text) !== null) return
+      const error = uuidProblem(text)
+      ctx.addIssue({ code: 'custom', input: text, message: `Input should be a valid UUID, ${error}`, params: { type: 'uuid_parsing', ctx: { error } } })
+    })
+    .overwrite((text) => canonicalUuid(text) ?? text)
+    .openapi({ format: 'uuid' })
+
+export const uuidParam = (description: string) => laxUuid().openapi({ description })
+
+/** An optional UUID query parameter (a repeated key: the last value, as FastAPI reads it). */
+export const uuidQueryParam = (description: string) => z.preprocess(lastValue, laxUuid()).optional().openapi({ description })
 
 /** What a query with an optional start and end date carries once parsed. */
 export interface DateRangeQuery {

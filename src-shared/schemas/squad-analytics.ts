@@ -1,5 +1,5 @@
 import { CHANNELS, ROUTING_STRATEGIES, SQUAD_MEMBER_ROLES, TRANSFER_REASONS } from '../constants'
-import { endNotBeforeStart, instantParam } from './params'
+import { endNotBeforeStart, instantParam, uuidParam } from './params'
 import { z } from './zod'
 
 /**
@@ -168,7 +168,7 @@ export const squadAnalyticsQuerySchema = z.object(dateRange).superRefine(endNotB
 
 /** The tRPC input: the REST query plus the path's squad id. */
 export const squadAnalyticsInputSchema = z
-  .object({ squadId: z.uuid().openapi({ description: 'Squad id' }), ...dateRange })
+  .object({ squadId: uuidParam('Squad id'), ...dateRange })
   .superRefine(endNotBeforeStart)
 
 export type SquadAnalytics = z.infer<typeof squadAnalyticsSchema>

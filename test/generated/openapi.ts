@@ -778,9 +778,9 @@ export interface operations {
     get_call_logs: {
         parameters: {
             query?: {
-                /** @description Only records at or after this date or date-time (UTC when no offset is given). ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z). */
+                /** @description Only records at or after this date or date-time (UTC when no offset is given). ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10). */
                 start_date?: string;
-                /** @description Only records at or before this date or date-time; a bare date includes that whole day. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z). */
+                /** @description Only records at or before this date or date-time; a bare date includes that whole day. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10). */
                 end_date?: string;
                 /** @description Only records of this agent */
                 agent_id?: string;
@@ -825,9 +825,9 @@ export interface operations {
     get_squad_analytics: {
         parameters: {
             query?: {
-                /** @description Start of the period: a date or date-time (UTC when no offset is given). Default: 30 days before end_date. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z). */
+                /** @description Start of the period: a date or date-time (UTC when no offset is given). Default: 30 days before end_date. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10). */
                 start_date?: string;
-                /** @description End of the period, inclusive; a bare date includes that whole day. Default: now. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z). */
+                /** @description End of the period, inclusive; a bare date includes that whole day. Default: now. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10). */
                 end_date?: string;
             };
             header?: never;

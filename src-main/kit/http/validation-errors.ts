@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { ValidationError } from '../../../src-shared/schemas/errors'
+import { uuidProblem } from '../../../src-shared/schemas/lax-uuid'
 
 /**
  * Translates zod issues into pydantic v2 error objects, so clients written against the FastAPI
@@ -96,17 +97,6 @@ function translate(issue: Issue, input: unknown): Omit<ValidationError, 'loc' | 
   }
 }
 
-/** Pydantic's wording for why a string is not a UUID. */
-function uuidProblem(value: string): string {
-  const bad = /[^0-9a-fA-F-]/.exec(value)
-  if (bad) {
-    return `invalid character: expected an optional prefix of \`urn:uuid:\` followed by [0-9a-fA-F-], found \`${bad[0]}\` at ${bad.index + 1}`
-  }
-  const hex = value.replace(/-/g, '')
-  if (hex.length !== 32) return `invalid length: expected length 32 for simple format, found ${hex.length}`
-  return 'invalid group count: expected 5 groups separated by hyphens'
-}
-
 export function toValidationErrors(location: Location, issues: readonly Issue[], root: unknown): ValidationError[] {
   const errors: ValidationError[] = []
   for (const issue of issues) {
@@ -118,7 +108,9 @@ export function toValidationErrors(location: Location, issues: readonly Issue[],
       }
       continue
     }
-    const input = issue.path.length === 0 ? root : inputAt(root, issue.path)
+    const given = issue.path.length === 0 ? root : inputAt(root, issue.path)
+    // A repeated query key arrives as an array; FastAPI validates (and reports) its last value.
+    const input = location === 'query' && issue.path.length === 1 && Array.isArray(given) ? given.at(-1) : given
     const loc = [location, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))]
     const translated = translate(issue, input)
     errors.push({ type: translated.type, loc, msg: translated.msg, input: input === undefined ? (translated.type === 'missing' ? null : undefined) : input, ...(translated.ctx ? { ctx: translated.ctx } : {}) })

@@ -1,3 +1,4 @@
+import { laxUuid } from '../../../src-shared/schemas/params'
 import { z } from '../../../src-shared/schemas/zod'
 import { procedure, router } from '../../kit/trpc'
 import type { AgentsService } from './agents.service'
@@ -5,7 +6,7 @@ import type { AgentsService } from './agents.service'
 export const agentsRouter = (agents: AgentsService) =>
   router({
     list: procedure
-      .input(z.object({ tenantId: z.uuid().optional(), search: z.string().max(200).optional() }).optional())
+      .input(z.object({ tenantId: laxUuid().optional(), search: z.string().max(200).optional() }).optional())
       .query(({ ctx, input }) => agents.list(ctx.principal, input ?? {})),
-    get: procedure.input(z.object({ agentId: z.uuid() })).query(({ ctx, input }) => agents.get(ctx.principal, input.agentId)),
+    get: procedure.input(z.object({ agentId: laxUuid() })).query(({ ctx, input }) => agents.get(ctx.principal, input.agentId)),
   })

@@ -1,8 +1,9 @@
+import { laxUuid } from '../../../src-shared/schemas/params'
 import { z } from '../../../src-shared/schemas/zod'
 import { procedure, router } from '../../kit/trpc'
 import type { TenantsService } from './tenants.service'
 
-const byId = z.object({ tenantId: z.uuid() })
+const byId = z.object({ tenantId: laxUuid() })
 
 export const tenantsRouter = (tenants: TenantsService) =>
   router({

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi'
+import { laxUuid } from '../../../src-shared/schemas/params'
 import { z } from '../../../src-shared/schemas/zod'
 import { tenantSchema } from '../../../src-shared/schemas/tenant'
 import { type Authenticate, requireBearer } from '../../kit/http/auth'
@@ -14,7 +15,7 @@ const getTenant = createRoute({
   summary: 'Get tenant',
   description: "A tenant's profile, configuration, compliance settings and usage.",
   security: [{ HTTPBearer: [] }],
-  request: { params: z.object({ tenant_id: z.uuid().openapi({ param: { description: 'Tenant id' } }) }) },
+  request: { params: z.object({ tenant_id: laxUuid().openapi({ param: { description: 'Tenant id' } }) }) },
   responses: {
     200: { description: 'Successful Response', content: { 'application/json': { schema: tenantSchema } } },
     ...standardResponses({ notFound: true }),
