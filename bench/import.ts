@@ -35,7 +35,7 @@ export interface ImportTimings {
 }
 
 /** Real-looking records: the large dataset's own lines, under new ids so they are new anywhere. */
-function writeSample(largeDb: string, file: string, n: number): void {
+export function writeSample(largeDb: string, file: string, n: number): void {
   const db = new Database(largeDb, { readonly: true })
   const rows = db.prepare(`select ${CALL_LOG_COLUMNS.join(', ')} from call_logs order by seq limit ?`).all(n) as Array<Record<string, unknown>>
   db.close()

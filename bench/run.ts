@@ -4,16 +4,17 @@
  * beside its floor: the same SQL run directly on better-sqlite3 in this process, in the same run.
  * Writes docs/benchmarks.md.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { runCli, startServe } from '../test/helpers/cli'
 import { type ConsoleTimings, SEARCH_WORDS, timeConsole } from './console'
 import { floorOf, type Floor } from './floor'
-import { benchImport } from './import'
+import { benchImport, writeSample } from './import'
 import { loadTest, type LoadResult } from './load'
 import { scenarios } from './scenarios'
 import { soak, soakPaths, type SoakResult } from './soak'
+import { longOperations, measureResponsiveness, type ResponsivenessRow } from './responsiveness'
 import { BENCH_SQUAD, buildSquadFixture } from './squad-fixture'
 
 const root = join(import.meta.dirname, '..')
@@ -59,6 +60,9 @@ async function main() {
   } finally {
     await server.stop()
   }
+
+  console.log('Responsiveness: /healthz every 20 ms while one long operation runs…')
+  const responsiveness = await responsivenessRows(dbPath)
 
   // Squad analytics: one squad with 100,000 sessions in the default 30-day period, without and
   // with 50,000 older sessions of the same squad.
@@ -126,6 +130,16 @@ serve process sampled every 500 ms; the bound is ${SOAK_RSS_BOUND_MIB} MiB (64 M
 |---:|---:|---:|---:|---:|---:|---:|---:|---|
 | ${soaked.requests.toLocaleString('en-US')} | ${soaked.requestsPerSecond.toFixed(0)} | ${soaked.p50.toFixed(0)} | ${soaked.p99.toFixed(0)} | ${soaked.errors} | ${soaked.rssBeforeMiB.toFixed(0)} | ${soaked.rssPeakMiB.toFixed(0)} | ${soaked.rssAfterMiB.toFixed(0)} | ${soaked.rssPeakMiB <= SOAK_RSS_BOUND_MIB && soaked.errors === 0 ? 'yes' : '**no**'} |
 
+## Responsiveness
+
+While one long operation runs on the server (a copy of the large dataset), a probe sends \`GET /healthz\` every
+20 ms on its own keep-alive connection (bench/responsiveness.ts). A probe's time is how long the server kept
+a trivial request waiting. Issue 19's aim: longest wait ≤ 50 ms, p99 ≤ 20 ms.
+
+| running | its time ms | probes | probe p50 ms | probe p99 ms | longest wait ms |
+|---|---:|---:|---:|---:|---:|
+${responsiveness.map((r) => `| ${r.name} | ${r.operationMs.toFixed(0)} | ${r.probes} | ${r.probeP50.toFixed(1)} | ${r.probeP99.toFixed(1)} | ${r.longestWait.toFixed(1)} |`).join('\n')}
+
 ## Squad analytics
 
 \`GET /squads/{squad_id}/analytics\` (default period: the last 30 days) for one squad with 100,000 sessions, all
@@ -191,6 +205,27 @@ ${cases.map((c) => `- **${c.name}**: \`GET ${c.path.replace(/agent_id=[0-9a-f-]+
   const reportPath = join(root, 'docs', 'benchmarks.md')
   writeFileSync(reportPath, report + keptSections(reportPath))
   console.log(report)
+}
+
+/** Each long operation on a copy of the large dataset (the import writes), with the probe beside it. */
+async function responsivenessRows(largeDb: string): Promise<ResponsivenessRow[]> {
+  const copy = join(dataDir, 'responsiveness.sqlite')
+  const importFile = join(dataDir, 'responsiveness-50k.ndjson')
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true })
+  copyFileSync(largeDb, copy)
+  writeSample(largeDb, importFile, 50_000)
+  const server = await startServe(['--db', copy, '--no-seed'], { CALLSCOPE_TOKEN: TOKEN })
+  const rows: ResponsivenessRow[] = []
+  try {
+    for (const operation of longOperations(importFile)) {
+      console.log(`  ${operation.name}`)
+      rows.push(await measureResponsiveness(server.url, TOKEN, operation))
+    }
+  } finally {
+    await server.stop()
+    for (const file of [copy, `${copy}-wal`, `${copy}-shm`, importFile]) rmSync(file, { force: true })
+  }
+  return rows
 }
 
 /** Sections other commands write into the same file (`npm run fuzz`'s "## Fuzzing"), kept as they are. */

@@ -1,0 +1,111 @@
+/**
+ * Responsiveness (issue 19): how long a trivial request waits while one long operation runs on the
+ * same server. A probe sends `GET /healthz` every 20 ms on its own connection; each probe's time is
+ * how long the server kept it waiting. One long operation at a time, on a copy of the large dataset
+ * (the import writes to it).
+ */
+import { readFileSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+
+export interface LongOperation {
+  name: string
+  /** Runs the operation to its end against the server; resolves when its response is fully read. */
+  run(baseUrl: string, token: string): Promise<void>
+}
+
+export interface ResponsivenessRow {
+  name: string
+  operationMs: number
+  probes: number
+  probeP50: number
+  probeP99: number
+  longestWait: number
+}
+
+const PROBE_EVERY_MS = 20
+
+/** One GET on a keep-alive agent, body read to the end; resolves with its status. */
+function get(url: string, agent: Agent, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers }, (res) => {
+      res.on('data', () => {})
+      res.on('end', () => resolve(res.statusCode ?? 0))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+async function expectOk(status: Promise<number>, what: string): Promise<void> {
+  const code = await status
+  if (code < 200 || code > 299) throw new Error(`${what} answered ${code}`)
+}
+
+/** The long operations of the issue's table, on real ids of the dataset. */
+export function longOperations(importFile: string): LongOperation[] {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const auth = (token: string) => ({ authorization: `Bearer ${token}` })
+  const trpc = (procedure: string, input: unknown) => `/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`
+  return [
+    {
+      name: '`GET /export/call-logs.ndjson` (every row)',
+      run: (base, token) => expectOk(get(`${base}/export/call-logs.ndjson`, agent, auth(token)), 'export'),
+    },
+    {
+      name: '`POST /imports/call-logs`, 50,000 records into the large store',
+      run: (base, token) =>
+        new Promise<void>((resolve, reject) => {
+          const req = request(`${base}/imports/call-logs?format=ndjson&file_name=bench.ndjson`, { method: 'POST', agent, headers: { ...auth(token), 'content-type': 'application/x-ndjson' } }, (res) => {
+            res.on('data', () => {})
+            res.on('end', () => (res.statusCode === 201 ? resolve() : reject(new Error(`import answered ${res.statusCode}`))))
+          })
+          req.on('error', reject)
+          pipeline(Readable.from([readFileSync(importFile)]), req).catch(reject)
+        }),
+    },
+    {
+      name: 'tRPC `callLogs.histogram`, search `request`',
+      run: (base, token) => expectOk(get(`${base}${trpc('callLogs.histogram', { filter: { q: 'request' } })}`, agent, auth(token)), 'histogram'),
+    },
+    {
+      name: 'tRPC `callLogs.facets`, search `request`',
+      run: (base, token) => expectOk(get(`${base}${trpc('callLogs.facets', { filter: { q: 'request' } })}`, agent, auth(token)), 'facets'),
+    },
+    {
+      name: '`GET /logs/calls?limit=1000`',
+      run: (base, token) => expectOk(get(`${base}/logs/calls?limit=1000`, agent, auth(token)), 'call logs page'),
+    },
+  ]
+}
+
+/** Probes `/healthz` every 20 ms while `operation` runs; the operation's time and the probes' waits. */
+export async function measureResponsiveness(baseUrl: string, token: string, operation: LongOperation): Promise<ResponsivenessRow> {
+  const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 })
+  await get(`${baseUrl}/healthz`, probeAgent)
+  const waits: number[] = []
+  let running = true
+  const probing = (async () => {
+    while (running) {
+      const sent = performance.now()
+      await get(`${baseUrl}/healthz`, probeAgent)
+      const wait = performance.now() - sent
+      waits.push(wait)
+      if (wait < PROBE_EVERY_MS) await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS - wait))
+    }
+  })()
+  const started = performance.now()
+  try {
+    await operation.run(baseUrl, token)
+  } finally {
+    running = false
+    await probing
+    probeAgent.destroy()
+  }
+  const operationMs = performance.now() - started
+  const sorted = [...waits].sort((a, b) => a - b)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+  return { name: operation.name, operationMs, probes: waits.length, probeP50: at(0.5), probeP99: at(0.99), longestWait: sorted.at(-1)! }
+}
