@@ -97,6 +97,7 @@ const cases: Case[] = [
   ['tenant API token without a tenant', 'api_tokens', rows.token({ role: 'tenant' }), CHECK],
   ['admin API token scoped to a tenant', 'api_tokens', rows.token({ tenant_id: IDS.tenant }), CHECK],
   ['API token hash that is not SHA-256 hex length', 'api_tokens', rows.token({ token_hash: 'abc' }), CHECK],
+  ['API token expiring when it is created', 'api_tokens', rows.token({ expires_at: '2026-11-01T10:00:00.000Z' }), CHECK],
   ['provider credential of an unknown kind', 'provider_credentials', rows.credential({ provider_kind: 'vision' }), CHECK],
   ['setting value that is not JSON', 'settings', rows.setting({ value: 'not json' }), CHECK],
 ]
@@ -131,6 +132,7 @@ describe('database constraints', () => {
     insert(handle, 'transfers', rows.transfer())
     insert(handle, 'sip_inbound_trunks', rows.trunk())
     insert(handle, 'api_tokens', rows.token())
+    insert(handle, 'api_tokens', rows.token({ id: 'k2', token_hash: 'b'.repeat(64), expires_at: '2026-11-01T10:00:00.001Z' }))
     insert(handle, 'provider_credentials', rows.credential())
     insert(handle, 'settings', rows.setting())
     expect(handle.sqlite.prepare('pragma foreign_key_check').all()).toEqual([])
