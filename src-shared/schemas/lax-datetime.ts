@@ -6,7 +6,9 @@
  *   `±HH:MM` / `±HHMM` (also U+2212 minus), less than 24 h. No offset: naive (Callscope: UTC).
  * - a Unix timestamp: an integer or decimal number, seconds when |n| ≤ 2e10, milliseconds above.
  * - failing those, a bare date `YYYY-MM-DD` (midnight).
- * A refusal is `datetime_from_date_parsing` with the reason the date parser gives for the text.
+ * A refusal is `datetime_from_date_parsing` with the reason the date parser gives for the text,
+ * or `datetime_parsing` for year 0, which speedate reads but Python's datetime cannot hold.
+ * Checked against pydantic 2.13 (pydantic-core 2.46) on thousands of generated texts.
  */
 
 /** A parsed instant: epoch milliseconds and the microseconds beyond them (0–999). */
@@ -19,6 +21,20 @@ export interface LaxInstant {
 
 type Failure = { problem: string }
 
+/** A refused text: pydantic's error type and its reason (`ctx.error`). */
+export interface LaxDateTimeFailure {
+  type: 'datetime_from_date_parsing' | 'datetime_parsing'
+  problem: string
+}
+
+export const DATETIME_MESSAGES: Record<LaxDateTimeFailure['type'], string> = {
+  datetime_from_date_parsing: 'Input should be a valid datetime or date',
+  datetime_parsing: 'Input should be a valid datetime',
+}
+
+/** speedate's success that Python then refuses: datetime.MINYEAR is 1. */
+const YEAR_0: Failure = { problem: 'year 0 is out of range' }
+
 const PROBLEMS = {
   tooShort: 'input is too short',
   extra: 'unexpected extra characters at the end of the input',
@@ -28,13 +44,13 @@ const PROBLEMS = {
   day: 'invalid character in day',
   monthRange: 'month value is outside expected range of 1-12',
   dayRange: 'day value is outside expected range',
-  notExact: 'Timestamp is not an exact date',
   tooSmall: 'dates before 0000 are not supported as unix timestamps',
   tooLarge: 'dates after 9999 are not supported as unix timestamps',
 } as const
 
 const MS_WATERSHED = 20_000_000_000
 const UNIX_0000 = -62_167_219_200
+const UNIX_0001 = -62_135_596_800
 const UNIX_9999 = 253_402_300_799
 const encoder = new TextEncoder()
 
@@ -129,18 +145,37 @@ function parseOffset(b: Uint8Array, at: number): number | null {
 }
 
 /** speedate `DateTime::parse_bytes_rfc3339_with_config`. */
-function parseRfc3339(b: Uint8Array): LaxInstant | null {
+function parseRfc3339(b: Uint8Array): LaxInstant | Failure | null {
   const date = parseDatePart(b)
   if ('problem' in date || ![84, 116, 32, 95].includes(b[10] ?? -1)) return null
   const time = parseTimePart(b)
   if (time === null) return null
+  if (date.year === 0) return YEAR_0
   const seconds = epochDays(date.year, date.month, date.day) * 86_400 + time.seconds - time.offset
   return { ms: seconds * 1000 + Math.floor(time.micros / 1000), extraMicros: time.micros % 1000, dateOnly: false }
 }
 
-/** speedate's integer reading (`int_parse_bytes`): a sign, then ASCII digits only. */
+const I64_MAX = 2n ** 63n - 1n
+
+/** speedate reads digits into a wrapping 64-bit integer and gives up when it turns negative. */
+function overflowsAsSpeedate(digits: string): boolean {
+  let value = 0n
+  for (const digit of digits) {
+    value = BigInt.asIntN(64, value * 10n + BigInt(digit))
+    if (value < 0n) return true
+  }
+  return false
+}
+
+/**
+ * speedate's integer reading (`int_parse_bytes`): a sign, then ASCII digits only, the magnitude
+ * within 63 bits. Some longer numbers wrap round without turning negative (2^64 + 1 reads as 1)
+ * and speedate takes them; Callscope refuses those too, as the numbers they are.
+ */
 function integerText(text: string): bigint | null {
-  return /^[+-]?\d+$/.test(text) ? BigInt(text) : null
+  if (!/^[+-]?\d+$/.test(text) || overflowsAsSpeedate(text.replace(/^[+-]/, ''))) return null
+  const value = BigInt(text)
+  return value > I64_MAX || value < -I64_MAX ? null : value
 }
 
 /** speedate `timestamp_watershed` and `Date::from_timestamp_calc`'s range, as seconds and micros. */
@@ -153,21 +188,17 @@ function fromTimestamp(seconds: number, micros: number): LaxInstant | Failure {
   micros %= 1_000_000
   if (seconds < UNIX_0000) return { problem: PROBLEMS.tooSmall }
   if (seconds > UNIX_9999) return { problem: PROBLEMS.tooLarge }
+  if (seconds < UNIX_0001) return YEAR_0
   return { ms: seconds * 1000 + Math.floor(micros / 1000), extraMicros: micros % 1000, dateOnly: false }
 }
 
-/**
- * speedate's number fallback (`float_parse_bytes`): an integer, or a decimal whose integer part
- * ends at a `.`. Beyond 64 bits speedate's integer reading wraps round (2^64 + 1 reads as 1);
- * Callscope refuses those as out of range instead.
- */
+/** speedate's number fallback (`float_parse_bytes`): an integer, or a decimal whose integer part ends at a `.`. */
 function parseTimestamp(text: string): LaxInstant | Failure | null {
   const integer = integerText(text)
-  if (integer !== null) {
-    if (integer > 2n ** 63n - 1n || integer < -(2n ** 63n)) return { problem: integer > 0n ? PROBLEMS.tooLarge : PROBLEMS.tooSmall }
-    return fromTimestamp(Number(integer), 0)
-  }
-  if (!/^[+-]?\d*\.\d*(?:[eE][+-]?\d+)?$/.test(text) || !/\d/.test(text.split(/[eE]/)[0]!)) return null
+  if (integer !== null) return fromTimestamp(Number(integer), 0)
+  if (/^[+-]?\d+$/.test(text)) return null
+  const decimal = /^[+-]?(\d*)\.(\d*)(?:[eE][+-]?\d+)?$/.exec(text)
+  if (!decimal || decimal[1]! + decimal[2]! === '' || overflowsAsSpeedate(decimal[1]!)) return null
   const value = Number(text)
   const normalized = Math.abs(value) > MS_WATERSHED ? value / 1000 : value
   const seconds = Math.floor(normalized)
@@ -178,21 +209,21 @@ function parseTimestamp(text: string): LaxInstant | Failure | null {
 /** speedate `Date::parse_bytes_with_config`: the date fallback, whose reason a refusal reports. */
 function parseDateFallback(text: string, b: Uint8Array): LaxInstant | Failure {
   const date = parseDatePart(b)
-  const rfcProblem = 'problem' in date ? date.problem : b.length > 10 ? PROBLEMS.extra : null
-  if (rfcProblem === null && !('problem' in date)) {
-    return { ms: epochDays(date.year, date.month, date.day) * 86_400_000, extraMicros: 0, dateOnly: true }
+  if (!('problem' in date) && b.length === 10) {
+    return date.year === 0 ? YEAR_0 : { ms: epochDays(date.year, date.month, date.day) * 86_400_000, extraMicros: 0, dateOnly: true }
   }
-  const integer = integerText(text)
-  if (integer === null) return { problem: rfcProblem! }
-  const instant = parseTimestamp(text)
-  if (instant === null || 'problem' in instant) return instant ?? { problem: rfcProblem! }
-  return instant.ms % 86_400_000 === 0 && instant.extraMicros === 0 ? { ...instant, dateOnly: true } : { problem: PROBLEMS.notExact }
+  // An integer gets here only out of range, and the date reading refuses it for the same reason.
+  const instant = integerText(text) === null ? null : parseTimestamp(text)
+  if (instant !== null && 'problem' in instant) return instant
+  return { problem: 'problem' in date ? date.problem : PROBLEMS.extra }
 }
 
-/** A date-time as pydantic reads one, or the reason (pydantic's `ctx.error`) it is refused. */
-export function parseLaxDateTime(text: string): LaxInstant | Failure {
+/** A date-time as pydantic reads one, or pydantic's error type and reason refusing it. */
+export function parseLaxDateTime(text: string): LaxInstant | LaxDateTimeFailure {
   const bytes = encoder.encode(text)
-  const instant = parseRfc3339(bytes) ?? parseTimestamp(text)
-  if (instant !== null && !('problem' in instant)) return instant
-  return parseDateFallback(text, bytes)
+  const first = parseRfc3339(bytes) ?? parseTimestamp(text)
+  // Only where speedate itself fails does pydantic fall back to reading a date.
+  const result = first !== null && (!('problem' in first) || first === YEAR_0) ? first : parseDateFallback(text, bytes)
+  if (!('problem' in result)) return result
+  return { type: result === YEAR_0 ? 'datetime_parsing' : 'datetime_from_date_parsing', problem: result.problem }
 }

@@ -1,4 +1,4 @@
-import { type LaxInstant, parseLaxDateTime } from './lax-datetime'
+import { DATETIME_MESSAGES, type LaxInstant, parseLaxDateTime } from './lax-datetime'
 import { INT_PROBLEM_MESSAGES, parseLaxInt } from './lax-int'
 import { canonicalUuid, uuidProblem } from './lax-uuid'
 import { z } from './zod'
@@ -169,8 +169,8 @@ export function instantParam(description: string, endOfDay = false) {
     if (!('problem' in parsed)) return boundText(parsed, endOfDay)
     ctx.addIssue({
       code: 'custom',
-      message: `Input should be a valid datetime or date, ${parsed.problem}`,
-      params: { type: 'datetime_from_date_parsing', ctx: { error: parsed.problem } },
+      message: `${DATETIME_MESSAGES[parsed.type]}, ${parsed.problem}`,
+      params: { type: parsed.type, ctx: { error: parsed.problem } },
     })
     return z.NEVER
   })
