@@ -114,6 +114,8 @@ describe('writeSnapshot', () => {
     writeFileSync(join(dir, 'taken.sqlite'), 'mine')
     await expect(writeSnapshot(handle, join(dir, 'taken.sqlite'))).rejects.toThrow(/already exists \(use --force/)
     expect(readFileSync(join(dir, 'taken.sqlite'), 'utf8')).toBe('mine')
+    await expect(writeSnapshot(handle, handle.path, { overwrite: true })).rejects.toThrow(/is the database being copied/)
+    expect(handle.sqlite.prepare('select count(*) from api_tokens').pluck().get()).toBe(1)
     await writeSnapshot(handle, join(dir, 'taken.sqlite'), { overwrite: true })
     expect(open(join(dir, 'taken.sqlite')).prepare('select count(*) from api_tokens').pluck().get()).toBe(0)
   })

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { resolve } from 'node:path'
 import type { DatabaseHandle } from '../../db/connection'
 import { clearSnapshotTarget, openScratchCopy, removeDatabaseFiles, type ScratchCopy, scratchPathFor, vacuumInto } from '../../db/snapshot'
 import { agentAndTenantNames, deleteSecretRows, deleteSettings, pullSources, refreshStatistics, renameSource } from './pack.repo'
@@ -67,6 +68,8 @@ function originMentions(source: string, standIn: string): Array<[string, string]
  * held removed data are not carried over, and the working copy is deleted whatever happens.
  */
 export async function writeSnapshot(handle: DatabaseHandle, file: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
+  // --force onto the store itself would delete it before copying it.
+  if (handle.path !== ':memory:' && resolve(file) === resolve(handle.path)) throw new Error(`${file} is the database being copied`)
   clearSnapshotTarget(file, options.overwrite ?? false)
   if (options.includeSecrets && !options.redact) {
     return { ...vacuumInto(handle.sqlite, file), secretsLeftOut: null, redacted: null }
