@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { type DatabaseHandle, openDatabase } from './db/connection'
 import { migrateToLatest } from './db/migrate'
+import { defaultReaders } from './db/read-pool'
 import { createAgentsService } from './modules/agents/agents.service'
 import { createConversationsService } from './modules/conversations/conversations.service'
 import { createOverviewService } from './modules/overview/overview.service'
@@ -26,6 +27,11 @@ export interface ServiceOptions {
   seedNewDatabase?: SeedScaleName | false
   /** Alternative better-sqlite3 binding (the desktop app's Electron build). */
   nativeBinding?: string
+  /**
+   * Reader threads for the store's SELECTs (db/read-pool.ts), so the thread that answers requests
+   * never runs them; one per core by default. One-shot CLI commands pass 0.
+   */
+  readers?: number
 }
 
 /**
@@ -34,7 +40,11 @@ export interface ServiceOptions {
  */
 export async function createService(options: ServiceOptions) {
   const isNew = options.dbPath === ':memory:' || !existsSync(options.dbPath)
-  const handle: DatabaseHandle = openDatabase({ path: options.dbPath, nativeBinding: options.nativeBinding })
+  const handle: DatabaseHandle = openDatabase({
+    path: options.dbPath,
+    nativeBinding: options.nativeBinding,
+    readers: options.readers ?? defaultReaders(),
+  })
   let seeded: SeedResult | null = null
   try {
     await migrateToLatest(handle.db)
@@ -59,7 +69,7 @@ export async function createService(options: ServiceOptions) {
     agents: createAgentsService(handle.db),
     conversations: createConversationsService(handle.db),
     overview: createOverviewService(handle.db),
-    callLogs: createCallLogsService(handle.db, handle.sqlite),
+    callLogs: createCallLogsService(handle.db),
     imports: createImportsService(handle.db, handle.sqlite),
     pulls,
     squads: createSquadsService(handle.db),

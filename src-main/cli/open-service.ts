@@ -1,10 +1,13 @@
 import type { Service } from '../service'
 import { defaultDbPath } from './paths'
 
-/** Opens the store for a one-shot command (migrated, never auto-seeded) and closes it afterwards. */
+/**
+ * Opens the store for a one-shot command (migrated, never auto-seeded) and closes it afterwards.
+ * No reader threads: nothing else waits on this process, and starting them would only cost time.
+ */
 export async function withService<T>(dbOption: string | undefined, run: (service: Service) => Promise<T>): Promise<T> {
   const { createService } = await import('../service')
-  const service = await createService({ dbPath: dbOption ?? defaultDbPath(), seedNewDatabase: false })
+  const service = await createService({ dbPath: dbOption ?? defaultDbPath(), seedNewDatabase: false, readers: 0 })
   try {
     return await run(service)
   } finally {

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
+import { createReadPool, type ReadPool } from './read-pool'
+import { ReadRoutingDialect } from './read-routing-dialect'
 import type { Database } from './schema'
 
 export interface OpenDatabaseOptions {
@@ -10,12 +12,19 @@ export interface OpenDatabaseOptions {
   readonly?: boolean
   /** Path to an alternative better-sqlite3 native binding (the Electron-ABI build in the desktop app). */
   nativeBinding?: string
+  /**
+   * Reader threads for SELECTs outside transactions (read-pool.ts); 0 runs every query on this
+   * thread, as one-shot CLI commands do. Ignored for `:memory:` and read-only stores.
+   */
+  readers?: number
 }
 
 export interface DatabaseHandle {
   /** The raw driver, for what kysely cannot express: pragmas, bulk loading, backups. */
   sqlite: BetterSqlite3.Database
   db: Kysely<Database>
+  /** The reader threads behind `db`'s SELECTs, when there are any. */
+  readPool: ReadPool | null
   path: string
   /** The binding the handle was opened with, for a second connection to a copy (snapshots). */
   nativeBinding?: string
@@ -30,17 +39,21 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     nativeBinding: options.nativeBinding,
   })
   applyPragmas(sqlite, options.readonly ?? false)
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const pooled = (options.readers ?? 0) > 0 && options.path !== ':memory:' && !options.readonly
+  const readPool = pooled ? createReadPool({ path: options.path, readers: options.readers, nativeBinding: options.nativeBinding }) : null
+  const dialect = readPool ? new ReadRoutingDialect(sqlite, readPool) : new SqliteDialect({ database: sqlite })
+  const db = new Kysely<Database>({ dialect })
   let closed = false
   return {
     sqlite,
     db,
+    readPool,
     path: options.path,
     nativeBinding: options.nativeBinding,
     async close() {
       if (closed) return
       closed = true
-      // Kysely's destroy closes the better-sqlite3 handle too.
+      // Kysely's destroy closes the better-sqlite3 handle too, and the read pool's threads.
       await db.destroy()
     },
   }

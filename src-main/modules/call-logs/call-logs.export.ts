@@ -1,9 +1,8 @@
-import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { CallLogCursor, CallLogFilter } from '../../../src-shared/schemas/call-log-search'
 import type { Database } from '../../db/schema'
 import type { Principal } from '../../kit/access'
-import { iteratePage } from './call-logs.search.repo'
+import { searchPage } from './call-logs.search.repo'
 import { resolveFilter } from './call-logs.search'
 import { toCallLog } from './call-log-row'
 import { csvHeader, csvLine, ndjsonLine } from './call-logs.lines'
@@ -15,11 +14,11 @@ const CHUNK_ROWS = 2000
 
 /**
  * The filtered view as a byte stream, newest first, with no row cap. Rows are read in keyset
- * chunks (repo.iteratePage): memory stays at one chunk, and the connection is free between them.
+ * chunks (repo.searchPage), each an ordinary query: with the read pool it runs on a reader thread,
+ * memory stays at about one chunk, and no statement stays open while a client reads slowly.
  */
 export function exportStream(
   db: Kysely<Database>,
-  sqlite: BetterSqlite3.Database,
   principal: Principal,
   filter: CallLogFilter,
   format: ExportFormat,
@@ -33,21 +32,19 @@ export function exportStream(
   let started = false
   let done = resolved === 'nothing'
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       let text = ''
       if (!started) {
         started = true
         if (format === 'csv') text += csvHeader()
       }
       if (!done && resolved !== 'nothing') {
-        let n = 0
-        for (const row of iteratePage(db, sqlite, resolved, cursor, CHUNK_ROWS)) {
-          text += toLine(toCallLog(row))
-          cursor = { timestamp: row.timestamp, seq: row.seq }
-          n++
-        }
-        onRows?.(n)
-        if (n < CHUNK_ROWS) done = true
+        const rows = await searchPage(db, resolved, cursor, CHUNK_ROWS)
+        for (const row of rows) text += toLine(toCallLog(row))
+        const last = rows.at(-1)
+        if (last) cursor = { timestamp: last.timestamp, seq: last.seq }
+        onRows?.(rows.length)
+        if (rows.length < CHUNK_ROWS) done = true
       }
       if (text) controller.enqueue(encoder.encode(text))
       if (done) controller.close()

@@ -1,4 +1,3 @@
-import type BetterSqlite3 from 'better-sqlite3'
 import { LOG_LEVELS } from '../../../src-shared/constants'
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 import type { CallLogCursor } from '../../../src-shared/schemas/call-log-search'
@@ -59,18 +58,6 @@ export function pageQuery(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor
   if (cursor) q = q.where((eb) => eb(eb.refTuple('timestamp', 'seq'), '<', eb.tuple(cursor.timestamp, cursor.seq)))
   q = q.orderBy('timestamp', 'desc').orderBy('seq', 'desc')
   return limit === undefined ? q : q.limit(limit)
-}
-
-/**
- * One page of the export stream, rows handed over one at a time over the kysely-compiled page
- * query, so memory holds one row object at a time. The statement ends with the page, so no
- * statement stays open while a client is slow: an open iterator would make every write on this
- * connection (token touches, imports) fail with "connection is busy".
- */
-// SQLite-only: better-sqlite3's synchronous iterate() on the raw handle.
-export function iteratePage(db: Kysely<Database>, sqlite: BetterSqlite3.Database, f: ResolvedCallLogFilter, cursor: CallLogCursor | null, limit: number): IterableIterator<CallLogRow> {
-  const compiled = pageQuery(db, f, cursor, limit).compile()
-  return sqlite.prepare<unknown[], CallLogRow>(compiled.sql).iterate(...(compiled.parameters as unknown[]))
 }
 
 export function searchPage(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor: CallLogCursor | null | undefined, limit: number): Promise<CallLogRow[]> {

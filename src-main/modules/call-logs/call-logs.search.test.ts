@@ -42,7 +42,7 @@ beforeEach(async () => {
     const minute = i === 5 ? 4 : i // lines 5 and 6 (index 4, 5) share 10:04
     insert(handle, 'call_logs', rows.callLog({ id: uuid(i + 1), timestamp: `2026-11-01T10:${String(minute).padStart(2, '0')}:00.000Z`, ...line }))
   })
-  service = createCallLogsService(handle.db, handle.sqlite)
+  service = createCallLogsService(handle.db)
 })
 afterEach(() => handle.close())
 

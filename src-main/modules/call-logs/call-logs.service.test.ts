@@ -14,7 +14,7 @@ afterAll(async () => handle.close())
 
 describe('call logs service', () => {
   it('builds the same records as JSON text in SQL as it does as objects', async () => {
-    const service = createCallLogsService(handle.db, handle.sqlite)
+    const service = createCallLogsService(handle.db)
     const agent = handle.sqlite.prepare('select agent_id from call_logs where agent_id is not null limit 1').pluck().get() as string
     const tenant = handle.sqlite.prepare('select tenant_id from call_logs limit 1').pluck().get() as string
     for (const [principal, query] of [

@@ -1,7 +1,6 @@
 import { createWriteStream } from 'node:fs'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { CallLog, CallLogQuery } from '../../../src-shared/schemas/call-log'
 import type { CallLogFilter } from '../../../src-shared/schemas/call-log-search'
@@ -22,7 +21,7 @@ function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter
   }
 }
 
-export function createCallLogsService(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
+export function createCallLogsService(db: Kysely<Database>) {
   return {
     /** The console's search, facets, histogram and context (call-logs.search.ts). */
     ...createCallLogSearch(db),
@@ -39,12 +38,12 @@ export function createCallLogsService(db: Kysely<Database>, sqlite: BetterSqlite
      * HTTP download and `callscope export logs` stream. `onRows` is told each chunk's record count.
      */
     exportStream(principal: Principal, filter: CallLogFilter, format: ExportFormat, onRows?: (n: number) => void): ReadableStream<Uint8Array> {
-      return exportStream(db, sqlite, principal, filter, format, onRows)
+      return exportStream(db, principal, filter, format, onRows)
     },
     /** The filtered view written to a file (the desktop app's export, after its save dialog). */
     async exportToFile(principal: Principal, filter: CallLogFilter, format: ExportFormat, path: string): Promise<{ path: string; rows: number }> {
       let rows = 0
-      const stream = exportStream(db, sqlite, principal, filter, format, (n) => (rows += n))
+      const stream = exportStream(db, principal, filter, format, (n) => (rows += n))
       await pipeline(Readable.fromWeb(stream as never), createWriteStream(path))
       return { path, rows }
     },
