@@ -21,7 +21,7 @@ export function menuTemplate(actions: MenuActions, platform: NodeJS.Platform = p
         { label: 'Open Database…', accelerator: 'CmdOrCtrl+O', click: () => actions.openDatabase() },
         { label: 'New Demo Database…', accelerator: 'CmdOrCtrl+N', click: () => actions.newDemoDatabase() },
         { type: 'separator' },
-        { label: 'Export Snapshot…', accelerator: 'CmdOrCtrl+Shift+S', click: () => actions.exportSnapshot() },
+        { label: 'Save Snapshot…', accelerator: 'CmdOrCtrl+Shift+S', click: () => actions.exportSnapshot() },
         { type: 'separator' },
         mac ? { role: 'close' } : { role: 'quit' },
       ],

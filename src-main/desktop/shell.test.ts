@@ -86,7 +86,7 @@ describe('the application menu', () => {
     const click = (menu: Array<{ label?: string; click?: () => void }>, label: string) => menu.find((i) => i.label === label)!.click!()
     click(file, 'Open Database…')
     click(file, 'New Demo Database…')
-    click(file, 'Export Snapshot…')
+    click(file, 'Save Snapshot…')
     click(template[3]!.submenu as Array<{ label?: string; click?: () => void }>, 'API Docs')
     for (const action of Object.values(actions)) expect(action).toHaveBeenCalledOnce()
     expect(menuTemplate(actions, 'darwin')[0]).toEqual({ role: 'appMenu' })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { snapshotChoice, snapshotChoiceBox, snapshotWrittenDetail } from './snapshot-choice'
 
-describe('File → Export Snapshot… choices', () => {
+describe('File → Save Snapshot… choices', () => {
   const today = new Date('2026-11-20T12:00:00Z')
 
   it('offers the three packs of `callscope snapshot` and Cancel, safe by default', () => {

@@ -2,7 +2,7 @@ import type { MessageBoxOptions } from 'electron'
 import type { SnapshotOptions, SnapshotResult } from '../modules/database/snapshot-pack'
 
 /**
- * File → Export Snapshot… asks which pack to write before the save dialog: the same three packs
+ * File → Save Snapshot… asks which pack to write before the save dialog: the same three packs
  * `callscope snapshot` writes (plain, --redact, --include-secrets), safe by default.
  */
 
