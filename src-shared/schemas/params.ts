@@ -142,8 +142,10 @@ export function parseInstant(text: string, endOfDay = false): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString()
 }
 
-/** The instants the store's text form can hold (4-digit years), so text order stays time order. */
-const FIRST_STORE_MS = -62_167_219_200_000
+/**
+ * The last instant the store's text form can hold. 9999-12-31T23:59:59-23:59 is in year 10000 in
+ * UTC, whose ISO text (`+010000-…`) would sort before every stored timestamp.
+ */
 const LAST_STORE_MS = 253_402_300_799_999
 
 /**
@@ -155,7 +157,7 @@ function boundText(instant: LaxInstant, isEnd: boolean): string {
   let ms = instant.ms
   if (isEnd && instant.dateOnly) ms += 86_400_000 - 1
   else if (!isEnd && instant.extraMicros > 0) ms += 1
-  return new Date(Math.min(LAST_STORE_MS, Math.max(FIRST_STORE_MS, ms))).toISOString()
+  return new Date(Math.min(LAST_STORE_MS, ms)).toISOString()
 }
 
 /**

@@ -48,7 +48,7 @@ describe('GET /tenants/{tenant_id}', () => {
   })
 
   it.each([
-    ['not-a-uuid', 'invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1'],
+    ['not-a-uuid', 'invalid character: found `n` at 1'],
     ['1234', 'invalid length: expected length 32 for simple format, found 4'],
   ])('rejects the path id %s with a 422 uuid_parsing error', async (id, error) => {
     const response = await server.get(`/tenants/${id}`)
