@@ -123,6 +123,17 @@ describe('UUIDs as pydantic reads them', () => {
   })
 })
 
+describe('the console channel (tRPC)', () => {
+  it('reads ids with the same shared schema pieces', async () => {
+    const input = encodeURIComponent(JSON.stringify({ tenantId: `{${ID.toUpperCase()}}` }))
+    const { status, body } = await answer(`/trpc/tenants.get?input=${input}`)
+    expect(status).toBe(200)
+    expect(body.result.data.id).toBe(ID)
+    const bad = await answer(`/trpc/tenants.get?input=${encodeURIComponent(JSON.stringify({ tenantId: `URN:UUID:${ID}` }))}`)
+    expect(bad.status).toBe(400)
+  })
+})
+
 describe('integers as pydantic reads them', () => {
   it.each(INT_ROWS)('%s', async (sent, expected) => {
     const query = URL_OF[sent] ?? sent
