@@ -8,12 +8,16 @@ import { z } from './zod'
  * and failures that map to the same pydantic error types (see the HTTP layer's translation).
  */
 
+/** A repeated query key arrives as an array; FastAPI (Starlette's `QueryParams.get`) takes the last. */
+const lastValue = (value: unknown): unknown => (Array.isArray(value) ? value.at(-1) : value)
+
 /**
  * A zod preprocess step for a query string parsed as pydantic's lax mode does: `parse` returns the
  * value or undefined, and undefined is an error of pydantic's `type` with its message.
  */
 function laxText<T>(parse: (text: string) => T | undefined, type: string, message: string) {
-  return (value: unknown, ctx: z.RefinementCtx): unknown => {
+  return (given: unknown, ctx: z.RefinementCtx): unknown => {
+    const value = lastValue(given)
     if (typeof value !== 'string') return value
     const parsed = parse(value)
     if (parsed !== undefined) return parsed
@@ -21,9 +25,6 @@ function laxText<T>(parse: (text: string) => T | undefined, type: string, messag
     return z.NEVER
   }
 }
-
-/** A repeated query key arrives as an array; FastAPI (Starlette's `QueryParams.get`) takes the last. */
-const lastValue = (value: unknown): unknown => (Array.isArray(value) ? value.at(-1) : value)
 
 export interface IntegerParamOptions {
   min?: number
