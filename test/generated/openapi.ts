@@ -636,7 +636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tenant"];
                 };
             };
-            /** @description Missing, invalid or revoked bearer token */
+            /** @description Missing, invalid, revoked or expired bearer token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -691,7 +691,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionList"];
                 };
             };
-            /** @description Missing, invalid or revoked bearer token */
+            /** @description Missing, invalid, revoked or expired bearer token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -746,7 +746,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionList"];
                 };
             };
-            /** @description Missing, invalid or revoked bearer token */
+            /** @description Missing, invalid, revoked or expired bearer token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -802,7 +802,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallLogList"];
                 };
             };
-            /** @description Missing, invalid or revoked bearer token */
+            /** @description Missing, invalid, revoked or expired bearer token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -848,7 +848,7 @@ export interface operations {
                     "application/json": components["schemas"]["SquadAnalytics"];
                 };
             };
-            /** @description Missing, invalid or revoked bearer token */
+            /** @description Missing, invalid, revoked or expired bearer token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -898,7 +898,7 @@ export interface operations {
                     "application/json": components["schemas"]["LlmProviderDetails"];
                 };
             };
-            /** @description Missing, invalid or revoked bearer token */
+            /** @description Missing, invalid, revoked or expired bearer token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -952,7 +952,7 @@ export interface operations {
                     "application/json": components["schemas"]["SttValidationResult"];
                 };
             };
-            /** @description Missing, invalid or revoked bearer token */
+            /** @description Missing, invalid, revoked or expired bearer token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -999,7 +999,7 @@ export interface operations {
                     "application/json": components["schemas"]["SipTrunkList"];
                 };
             };
-            /** @description Missing, invalid or revoked bearer token */
+            /** @description Missing, invalid, revoked or expired bearer token */
             401: {
                 headers: {
                     [name: string]: unknown;

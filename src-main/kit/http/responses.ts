@@ -5,7 +5,7 @@ const json = <T>(schema: T) => ({ 'application/json': { schema } })
 /** The error responses every operation documents: 401, 422 and, by flag, 403 and 404. */
 export function standardResponses(options: { notFound?: boolean; forbidden?: boolean } = {}) {
   return {
-    401: { description: 'Missing, invalid or revoked bearer token', content: json(httpErrorSchema) },
+    401: { description: 'Missing, invalid, revoked or expired bearer token', content: json(httpErrorSchema) },
     ...(options.forbidden
       ? { 403: { description: 'The token lacks the admin role', content: json(httpErrorSchema) } }
       : {}),
