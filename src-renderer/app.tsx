@@ -69,6 +69,9 @@ function Layout() {
         {!window.callscope?.desktop && (
         <AppShell.Section>
           <NavLink
+            // A button: without an address, a link would not be reached with Tab.
+            component="button"
+            w="100%"
             label="Sign out"
             leftSection={<IconLogout size={16} />}
             onClick={() => {

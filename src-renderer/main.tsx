@@ -7,14 +7,14 @@ import { createRoot } from 'react-dom/client'
 import { App } from './app'
 import { captureTokenFromUrl } from './lib/auth'
 import { createClients, TRPCProvider } from './lib/trpc'
-import { theme } from './theme'
+import { cssVariablesResolver, theme } from './theme'
 
 captureTokenFromUrl()
 const { queryClient, trpcClient } = createClients()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <QueryClientProvider client={queryClient}>
         <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
           <App />

@@ -56,8 +56,17 @@ function ContextLines({ context, onPick }: { context: CallLogContext; onPick: (i
           wrap="nowrap"
           px={4}
           py={2}
+          role="button"
+          tabIndex={0}
+          aria-current={l.id === context.anchor.id ? 'true' : undefined}
+          className="cs-context-line"
           style={{ cursor: 'pointer', borderRadius: 4, background: l.id === context.anchor.id ? 'var(--mantine-primary-color-light)' : undefined }}
           onClick={() => onPick(l.id)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' && e.key !== ' ') return
+            e.preventDefault()
+            onPick(l.id)
+          }}
         >
           <Text size="xs" ff="monospace" c="dimmed" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
             {formatLogTime(l.timestamp).slice(11)}

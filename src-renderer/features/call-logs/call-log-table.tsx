@@ -44,12 +44,19 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
   }, [hasMore, loadingMore, lastIndex, rows.length, loadMore])
 
   useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
+    if (selectedIndex < 0) return
+    virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
+    // Keyboard focus follows the selection (j/k, arrows) while it is in the list.
+    const list = scrollRef.current
+    if (list?.contains(document.activeElement)) list.querySelector<HTMLElement>(`[data-index="${selectedIndex}"]`)?.focus({ preventScroll: true })
   }, [selectedIndex, virtualizer])
 
+  // One tab stop for the whole list (a roving tabindex): the selected row, or the first one drawn.
+  const tabStop = items.some((item) => item.index === selectedIndex && rows[item.index]) ? selectedIndex : (items[0]?.index ?? -1)
+
   return (
-    <Box className="cs-logs-table" role="table" aria-label="Call logs" aria-rowcount={rows.length} data-testid="call-log-table">
-      <div className="cs-logs-header" role="row" style={{ gridTemplateColumns: COLUMNS }}>
+    <Box className="cs-logs-table" role="table" aria-label="Call logs" aria-rowcount={hasMore ? -1 : rows.length + 1} data-testid="call-log-table">
+      <div className="cs-logs-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: COLUMNS }}>
         {['Time (UTC)', 'Level', 'Type', 'Message', 'Agent', 'Call'].map((c) => (
           <div key={c} role="columnheader">
             {c}
@@ -72,12 +79,25 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
               <div
                 key={row.id}
                 role="row"
+                aria-rowindex={item.index + 2}
                 aria-selected={selected}
+                tabIndex={item.index === tabStop ? 0 : -1}
                 data-testid="call-log-row"
                 data-id={row.id}
+                data-index={item.index}
                 className="cs-logs-row"
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: COLUMNS }}
+                onFocus={() => {
+                  if (!selected) onSelect(item.index)
+                }}
                 onClick={() => {
+                  onSelect(item.index)
+                  onOpen(item.index)
+                }}
+                onKeyDown={(e) => {
+                  if (e.key !== 'Enter' && e.key !== ' ') return
+                  e.preventDefault()
+                  e.stopPropagation()
                   onSelect(item.index)
                   onOpen(item.index)
                 }}

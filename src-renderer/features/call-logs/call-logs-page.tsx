@@ -19,6 +19,10 @@ import { VolumeHistogram } from './volume-histogram'
 const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
 
+/** A control with keys of its own (a button, a link, a tab…): Enter and the arrows are its, not the list's. */
+const isControl = (target: EventTarget | null) =>
+  target instanceof HTMLElement && target.closest('button, a[href], [role=button], [role=tab], [role=option], [role=radio], [role=checkbox], [role=switch]') !== null
+
 export function CallLogsPage() {
   const trpc = useTRPC()
   const { view, line, setView, setLine } = useCallLogView()
@@ -55,10 +59,11 @@ export function CallLogsPage() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return
-      if (e.key === 'j' || e.key === 'ArrowDown') move(1)
+      if (e.key === 'Escape' && line) setLine(null)
+      else if (isControl(e.target)) return
+      else if (e.key === 'j' || e.key === 'ArrowDown') move(1)
       else if (e.key === 'k' || e.key === 'ArrowUp') move(-1)
       else if (e.key === 'Enter' && selected >= 0 && rows[selected]) setLine(rows[selected].id)
-      else if (e.key === 'Escape' && line) setLine(null)
       else return
       e.preventDefault()
     }

@@ -114,6 +114,7 @@ function ImportHistory() {
           columns={IMPORT_COLUMNS}
           rows={rows}
           rowKey={(r) => r.id}
+          rowLabel={(r) => `${r.source}, ${formatTimestamp(r.startedAt)}`}
           openKey={open}
           onToggle={setOpen}
           details={(r) => <ImportErrors report={r} />}

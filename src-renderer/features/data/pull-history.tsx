@@ -85,6 +85,7 @@ export function PullHistory() {
             columns={PULL_COLUMNS}
             rows={rows}
             rowKey={(r) => r.id}
+            rowLabel={(r) => `${r.source}, ${formatTimestamp(r.startedAt)}`}
             openKey={shown}
             // Closing leaves '' rather than null, so the newest pull does not open again by itself.
             onToggle={(key) => setOpen(key ?? '')}

@@ -85,6 +85,7 @@ export function PulledDocuments({ source, onClose }: { source: string | null; on
                 columns={[{ label: kind === 'session' ? 'Session' : kind === 'squad_analytics' ? 'Squad' : 'Tenant' }, { label: 'Summary' }, { label: 'Fetched' }]}
                 rows={d.items}
                 rowKey={(item) => item.key}
+                rowLabel={(item) => item.key}
                 openKey={picked}
                 onToggle={setPicked}
                 details={(item) => (

@@ -1,0 +1,353 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { ServeProcess } from '../helpers/cli'
+import { startConsoleSession } from '../helpers/console-session'
+import { tempDir } from '../helpers/temp-dir'
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
+
+/**
+ * Every page of the console, every dialog it opens and its empty, error and sign-in states, in the
+ * light and the dark colour scheme, checked by axe-core against WCAG 2.0 and 2.1, levels A and AA.
+ * A violation fails with its rule, the elements and axe's summary of what to fix. Then the
+ * keyboard alone: the call log explorer, a table's links and rows, and the dialogs.
+ */
+
+// Evaluated rather than added as a <script>: the console's CSP (script-src 'self') refuses inline scripts.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8')
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
+
+let server: ServeProcess
+let browser: Browser
+let signInLink: string
+let sessionToken: string
+let remote: TestServer
+/** Records the pages open, found through the API once the store is filled. */
+const ids = { tenant: '', agent: '', conversation: '', squad: '', line: '', viewerToken: '' }
+
+const trpcQuery = async <T>(path: string, input?: unknown): Promise<T> => {
+  const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
+  const response = await fetch(`${server.url}/trpc/${path}${query}`, { headers: { Authorization: `Bearer ${sessionToken}` } })
+  return ((await response.json()) as { result: { data: T } }).result.data
+}
+const trpcMutation = async <T>(path: string, input: unknown): Promise<T> => {
+  const response = await fetch(`${server.url}/trpc/${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sessionToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+  })
+  return ((await response.json()) as { result: { data: T } }).result.data
+}
+
+beforeAll(async () => {
+  ;({ server, browser, signInLink, sessionToken } = await startConsoleSession(`${tempDir()}/e2e-a11y.sqlite`))
+  remote = await startTestServer()
+  // The data page with something in it: an import with a refused record, and a finished pull
+  // (whose documents the "Fetched from" dialog lists).
+  const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+  const records = [1, 2, 3].map((n) => ({ id: uuid(n), tenant_id: uuid(0), log_type: 'sip', log_level: n === 3 ? 'loud' : 'error', message: `INVITE ${n}`, timestamp: `2020-01-03T07:00:0${n}.000Z` }))
+  const upload = await fetch(`${server.url}/imports/call-logs?file_name=carrier.ndjson`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sessionToken}`, 'Content-Type': 'application/octet-stream' },
+    body: records.map((r) => JSON.stringify(r)).join('\n'),
+  })
+  expect(upload.status).toBe(201)
+  await trpcMutation('pulls.start', { baseUrl: remote.url, token: ADMIN_TOKEN, since: '2026-11-19' })
+  await vi.waitFor(
+    async () => {
+      const status = (await trpcQuery<Array<{ status: string }>>('pulls.list', { limit: 1 }))[0]?.status
+      if (status !== 'completed') throw new Error(`the pull is ${status}`)
+    },
+    { timeout: 60_000, interval: 250 },
+  )
+
+  ids.tenant = (await trpcQuery<Array<{ id: string }>>('tenants.list', {}))[0]!.id
+  const agents = await trpcQuery<Array<{ id: string; session_count: number }>>('agents.list', {})
+  ids.agent = agents.find((a) => a.session_count > 0)!.id
+  const sessions = await trpcQuery<{ sessions: Array<{ conversation_id: string; message_count: number }> }>('sessions.listForAgent', { agentId: ids.agent, limit: 20, offset: 0 })
+  ids.conversation = [...sessions.sessions].sort((a, b) => b.message_count - a.message_count)[0]!.conversation_id
+  ids.squad = (await trpcQuery<Array<{ id: string }>>('squads.list'))[0]!.id
+  const errors = await trpcQuery<{ rows: Array<{ id: string; call_id: string | null }> }>('callLogs.search', { filter: { levels: ['error'] }, limit: 50 })
+  ids.line = errors.rows.find((r) => r.call_id)!.id
+  ids.viewerToken = (await trpcMutation<{ token: string }>('tokens.create', { name: 'a11y viewer', role: 'viewer' })).token
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await remote?.close()
+})
+
+/** No CSS transition or finite animation still running (spinners loop forever and are left out). */
+const animationsSettled = (page: Page) =>
+  // Polled from here: waitForFunction would evaluate in the page, which its CSP (no unsafe-eval) refuses.
+  expect
+    .poll(() => page.evaluate(`document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`))
+    .toBe(true)
+
+/** axe-core's WCAG 2.x A/AA violations on the page as it stands, one line per element, saying what to fix. */
+async function wcagViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(`typeof window.axe !== 'undefined'`))) await page.evaluate(AXE_SOURCE)
+  const options = { runOnly: { type: 'tag', values: WCAG_TAGS } }
+  const violations = (await page.evaluate(
+    `axe.run(document, ${JSON.stringify(options)}).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, summary: n.failureSummary })) })))`,
+  )) as Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; summary?: string }> }>
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help}\n    at ${n.target.flat(2).join(' >>> ')}\n    ${(n.summary ?? '').replace(/\n/g, '\n    ')}`))
+}
+
+interface Visit {
+  name: string
+  /** Opens the page, in the signed-in tab or a new one, and waits until it shows what is to be checked. */
+  open: (tab: Page) => Promise<Page>
+}
+
+/** A new tab signed in with the session's link (or another), moved to the hash, waiting for `ready`. */
+async function signedIn(context: BrowserContext, hash: string, ready: (page: Page) => Promise<unknown>, link = signInLink): Promise<Page> {
+  const page = await context.newPage()
+  await page.goto(link)
+  await page.getByTestId('signed-in-as').waitFor()
+  await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`)
+  await ready(page)
+  return page
+}
+
+const testId = (id: string) => (page: Page) => page.getByTestId(id).first().waitFor()
+/** A page of the signed-in tab, loaded afresh (the token stays in the tab's sessionStorage), so no state of the last visit is left. */
+const page_ = (name: string, hash: () => string, ready: (page: Page) => Promise<unknown>): Visit => ({
+  name,
+  open: async (tab) => {
+    await tab.goto('about:blank')
+    await tab.goto(`${server.url}/console/${hash()}`)
+    await ready(tab)
+    return tab
+  },
+})
+
+const VISITS: Visit[] = [
+  page_('overview', () => '#/overview', (p) => p.getByTestId('volume-chart').locator('.recharts-bar-rectangle').first().waitFor()),
+  page_('tenants', () => '#/tenants', testId('tenants-table')),
+  page_('tenants-empty', () => '#/tenants?q=no-tenant-is-called-this', testId('empty-state')),
+  page_('tenant', () => `#/tenants/${ids.tenant}`, (p) => p.getByText(/ of [\d,]+ calls/).waitFor()),
+  page_('tenant-not-found', () => '#/tenants/00000000-0000-4000-8000-00000000dead', testId('error-state')),
+  page_('agents', () => '#/agents', testId('agents-table')),
+  page_('agent', () => `#/agents/${ids.agent}`, testId('sessions-table')),
+  page_('session', () => `#/sessions/${ids.conversation}`, testId('transcript')),
+  page_('squads', () => '#/squads', testId('squads-table')),
+  page_('squad', () => `#/squads/${ids.squad}`, (p) => p.getByTestId('hour-chart').locator('.recharts-bar-rectangle').first().waitFor()),
+  page_('call-logs', () => '#/logs', (p) => p.getByTestId('call-log-histogram').locator('.recharts-area-area').first().waitFor()),
+  page_('call-logs-filter-open', () => '#/logs', async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    await p.getByTestId('level-filter').click()
+    await p.getByRole('option', { name: /^error/ }).waitFor()
+  }),
+  page_('call-log-details', () => `#/logs?line=${ids.line}`, async (p) => {
+    await p.getByTestId('details-context').waitFor()
+    await p.getByTestId('call-log-histogram').locator('.recharts-area-area').first().waitFor()
+  }),
+  page_('call-logs-empty', () => '#/logs?q=zzqx', (p) => p.getByText('No log line matches this filter.').waitFor()),
+  page_('providers', () => '#/providers', testId('llm-models')),
+  page_('providers-stt', () => '#/providers?tab=stt', async (p) => {
+    await p.getByTestId('stt-provider').fill('deepgram')
+    await p.getByTestId('stt-model').fill('nova-33')
+    await p.keyboard.press('Escape')
+    await p.getByTestId('stt-submit').click()
+    await p.getByTestId('stt-suggestions').waitFor()
+  }),
+  {
+    name: 'providers-viewer',
+    open: (tab) => signedIn(tab.context(), '#/providers', testId('needs-admin'), `${server.url}/console/#token=${ids.viewerToken}`),
+  },
+  page_('sip-trunks', () => '#/sip-trunks', testId('trunks-table')),
+  page_('data', () => '#/data', async (p) => {
+    await p.getByTestId('pull-details').waitFor()
+    await p.getByTestId('import-history').locator('tbody tr').first().click()
+    await p.getByTestId('import-errors').waitFor()
+  }),
+  page_('data-fetched-dialog', () => '#/data', async (p) => {
+    await p.getByTestId('pull-browse').click()
+    await p.getByTestId('pulled-documents-table').locator('tbody tr').first().click()
+    await p.getByTestId('pulled-document-json').waitFor()
+  }),
+  page_('settings', () => '#/settings', async (p) => {
+    await p.getByTestId('tokens-table').waitFor()
+    await p.getByTestId('row-counts').waitFor()
+  }),
+  page_('settings-new-token-dialog', () => '#/settings', async (p) => {
+    await p.getByTestId('token-name').fill(`a11y ${Math.random().toString(36).slice(2, 8)}`)
+    await p.getByTestId('create-token').click()
+    await p.getByTestId('new-token').waitFor()
+  }),
+  page_('settings-revoke-dialog', () => '#/settings', async (p) => {
+    await p.getByTestId('revoke-token').first().click()
+    await p.getByTestId('confirm-revoke').waitFor()
+  }),
+  page_('not-found', () => '#/no-such-page', testId('not-found')),
+  {
+    name: 'sign-in',
+    open: async (tab) => {
+      // A new tab has no token: the console asks for one.
+      const page = await tab.context().newPage()
+      await page.goto(`${server.url}/console/`)
+      await page.getByTestId('token-input').waitFor()
+      return page
+    },
+  },
+]
+
+for (const scheme of ['light', 'dark'] as const) {
+  describe(`WCAG 2.1 A and AA, ${scheme} colour scheme (axe-core)`, () => {
+    let context: BrowserContext
+    let tab: Page
+    beforeAll(async () => {
+      context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: scheme, reducedMotion: 'reduce' })
+      tab = await signedIn(context, '#/overview', testId('overview'))
+    })
+    afterAll(() => context?.close())
+
+    for (const visit of VISITS) {
+      it(`${visit.name}: no violations`, async () => {
+        const page = await visit.open(tab)
+        try {
+          await animationsSettled(page)
+          expect(await page.evaluate(`document.documentElement.getAttribute('data-mantine-color-scheme')`)).toBe(scheme)
+          await page.screenshot({ path: `/tmp/a11y-${visit.name}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: true })
+          expect(await wcagViolations(page)).toEqual([])
+        } finally {
+          if (page !== tab) await page.close()
+        }
+      }, 60_000)
+    }
+  })
+}
+
+/** What has the keyboard focus: enough to recognise it. */
+interface Focused {
+  tag: string
+  testId: string | null
+  label: string | null
+  text: string
+  href: string | null
+  inDialog: boolean
+  /** The browser draws a focus indicator for it (:focus-visible) and its outline is not none. */
+  ringed: boolean
+}
+
+const focused = (page: Page): Promise<Focused> =>
+  page.evaluate(`(() => {
+    const el = document.activeElement
+    const style = getComputedStyle(el)
+    return {
+      tag: el.tagName.toLowerCase(),
+      testId: el.getAttribute('data-testid'),
+      label: el.getAttribute('aria-label'),
+      text: (el.textContent ?? '').trim().slice(0, 80),
+      href: el.getAttribute('href'),
+      inDialog: el.closest('[role=dialog]') !== null,
+      ringed: el.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0,
+    }
+  })()`)
+
+/** Presses Tab until the focused element is the one wanted; fails if it takes more than `max` presses. */
+async function tabTo(page: Page, wanted: (f: Focused) => boolean, what: string, max = 60): Promise<Focused> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab')
+    const now = await focused(page)
+    if (wanted(now)) return now
+  }
+  throw new Error(`${what}: not reached in ${max} presses of Tab`)
+}
+
+describe('the console from the keyboard alone', () => {
+  let context: BrowserContext
+  beforeAll(async () => {
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' })
+  })
+  afterAll(() => context?.close())
+
+  it('searches the call logs, moves through the rows, opens a line and closes it again', async () => {
+    const page = await signedIn(context, '#/logs', (p) => p.getByTestId('call-log-row').first().waitFor())
+    const search = await tabTo(page, (f) => f.label === 'Search messages', 'the explorer’s search')
+    expect(search.tag).toBe('input')
+    const word = 'timed'
+    await page.keyboard.type(word)
+    await expect.poll(() => page.url()).toContain(`q=${word}`)
+    await expect.poll(() => page.getByTestId('call-log-message').first().locator('mark').count()).toBeGreaterThan(0)
+    const ids_ = () => page.getByTestId('call-log-row').evaluateAll((els) => els.slice(0, 3).map((e) => e.getAttribute('data-id')))
+
+    // On to the rows: one stop for the whole list, with a visible focus ring.
+    const row = await tabTo(page, (f) => f.testId === 'call-log-row', 'a call log row')
+    expect(row.ringed).toBe(true)
+    const [first, second] = await ids_()
+    expect(await page.evaluate(`document.activeElement.getAttribute('data-id')`)).toBe(first)
+    await page.keyboard.press('ArrowDown')
+    await expect.poll(() => page.evaluate(`document.activeElement.getAttribute('data-id')`)).toBe(second)
+    expect(await page.locator(`[data-id="${second}"]`).getAttribute('aria-selected')).toBe('true')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.url()).toContain(`line=${second}`)
+    await page.getByTestId('details-body').waitFor()
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.url()).not.toContain('line=')
+    // Focus stayed on the row the line was opened from; Space opens it as Enter does.
+    expect(await page.evaluate(`document.activeElement.getAttribute('data-id')`)).toBe(second)
+    await page.keyboard.press(' ')
+    await expect.poll(() => page.url()).toContain(`line=${second}`)
+    await page.getByTestId('details-body').waitFor()
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.url()).not.toContain('line=')
+    await page.close()
+  })
+
+  it('follows a table row’s link with Enter', async () => {
+    const page = await signedIn(context, '#/tenants', testId('tenants-table'))
+    const link = await tabTo(page, (f) => f.tag === 'a' && (f.href ?? '').startsWith('#/tenants/'), 'a tenant’s link in the table')
+    expect(link.ringed).toBe(true)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.url()).toContain(link.href!)
+    expect(await page.getByTestId('tenant-name').innerText()).toBe(link.text)
+    await page.close()
+  })
+
+  it('opens an import’s refused records from its row’s details button with Enter, and closes them with Space', async () => {
+    const page = await signedIn(context, '#/data', (p) => p.getByTestId('import-history').locator('tbody tr').first().waitFor())
+    const toggle = await tabTo(page, (f) => (f.label ?? '').startsWith('Details of carrier.ndjson'), 'the import’s details button')
+    expect(toggle.ringed).toBe(true)
+    const button = page.getByTestId('import-history').getByTestId('row-details-toggle').first()
+    expect(await button.getAttribute('aria-expanded')).toBe('false')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('import-errors').waitFor()
+    expect(await button.getAttribute('aria-expanded')).toBe('true')
+    await page.keyboard.press(' ')
+    await page.getByTestId('import-errors').waitFor({ state: 'detached' })
+    expect(await button.getAttribute('aria-expanded')).toBe('false')
+    await page.close()
+  })
+
+  it('opens and closes the token dialogs with keys only, focus moving into them and back', async () => {
+    const page = await signedIn(context, '#/settings', testId('tokens-table'))
+    await tabTo(page, (f) => f.testId === 'token-name', 'the new token’s name')
+    await page.keyboard.type('keyboard only')
+    const create = await tabTo(page, (f) => f.testId === 'create-token', 'Create token')
+    expect(create.ringed).toBe(true)
+    await page.keyboard.press('Enter')
+    await page.getByTestId('new-token').waitFor()
+    await expect.poll(async () => (await focused(page)).inDialog).toBe(true)
+    await page.keyboard.press('Escape')
+    await page.getByTestId('new-token').waitFor({ state: 'detached' })
+
+    // The revoke dialog: opened from the row's button, closed with Escape, focus back on the button.
+    const row = page.getByTestId('token-row-keyboard only')
+    await row.waitFor()
+    const revoke = await tabTo(page, (f) => f.testId === 'revoke-token' && f.inDialog === false, 'a Revoke button')
+    expect(revoke.ringed).toBe(true)
+    const revokedName = await page.evaluate(`document.activeElement.closest('tr').getAttribute('data-testid')`)
+    await page.keyboard.press('Enter')
+    await page.getByTestId('confirm-revoke').waitFor()
+    await expect.poll(async () => (await focused(page)).inDialog).toBe(true)
+    await page.keyboard.press('Escape')
+    await page.getByTestId('confirm-revoke').waitFor({ state: 'detached' })
+    await expect.poll(async () => (await focused(page)).testId).toBe('revoke-token')
+    expect(await page.evaluate(`document.activeElement.closest('tr').getAttribute('data-testid')`)).toBe(revokedName)
+    await page.close()
+  })
+})
