@@ -1,6 +1,6 @@
 import { DEFAULT_THEME, defaultCssVariablesResolver, mergeMantineTheme } from '@mantine/core'
 import { describe, expect, it } from 'vitest'
-import { cssVariablesResolver, theme } from './theme'
+import { cssVariablesResolver, mixColors, textOn, theme } from './theme'
 
 // The CSS variables the console's MantineProvider emits (Mantine's defaults, then ours over them),
 // read back per colour scheme and checked for WCAG 2.1 AA contrast (4.5:1) where components draw
@@ -88,5 +88,18 @@ describe('theme colours', () => {
       const distance = (v: string) => Math.abs(luminance(resolve(vars, `var(${v})`)) - body)
       expect(distance('--mantine-color-dimmed')).toBeLessThan(distance('--mantine-color-text'))
     }
+  })
+
+  it('sets text on a blended colour (the transfer matrix) in black or white, readable at every depth', () => {
+    expect(mixColors('#4c6ef5', '#fff', 0.5)).toBe('#a6b7fa')
+    expect(mixColors('#4c6ef5', '#2e2e2e', 1)).toBe('#4c6ef5')
+    const failing: string[] = []
+    for (const backdrop of [merged.white, merged.colors.dark[6]!]) {
+      for (let i = 0; i <= 100; i++) {
+        const background = mixColors(merged.colors.indigo[6]!, backdrop, i / 100)
+        if (ratio(textOn(background), background) < 4.5) failing.push(background)
+      }
+    }
+    expect(failing).toEqual([])
   })
 })

@@ -138,3 +138,16 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
     },
   }
 }
+
+/** `color` laid over `backdrop` at `amount` opacity, as an opaque hex colour. */
+export function mixColors(color: string, backdrop: string, amount: number): string {
+  const channels = (hex: string) => {
+    const full = hex.length === 4 ? `#${[...hex.slice(1)].map((d) => d + d).join('')}` : hex
+    return [1, 3, 5].map((i) => parseInt(full.slice(i, i + 2), 16))
+  }
+  const [c, b] = [channels(color), channels(backdrop)]
+  return `#${c.map((v, i) => Math.round(v * amount + b[i]! * (1 - amount)).toString(16).padStart(2, '0')).join('')}`
+}
+
+/** Black or white, whichever reads better on `background` (one of them always reaches 4.5:1). */
+export const textOn = (background: string): string => (contrastRatio('#ffffff', background) >= contrastRatio('#000000', background) ? '#ffffff' : '#000000')

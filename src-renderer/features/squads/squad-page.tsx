@@ -1,5 +1,5 @@
 import { BarChart, type BarChartProps } from '@mantine/charts'
-import { alpha, Anchor, Box, Card, Code, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core'
+import { Anchor, Box, Card, Code, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip, useComputedColorScheme, useMantineTheme } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
@@ -8,6 +8,7 @@ import { BreadcrumbTitle } from '../../components/breadcrumb-title'
 import { QueryState } from '../../components/query-state'
 import { Section } from '../../components/section'
 import { formatDate, formatMs, formatNumber, formatRate } from '../../lib/format'
+import { mixColors, textOn } from '../../theme'
 import { useTRPC } from '../../lib/trpc'
 import { PERIOD_DAYS, parseDays, periodQuery } from './period'
 import { StrategyBadge, strategyLabel } from './strategy'
@@ -32,6 +33,11 @@ function Stat({ label, value, hint, testId }: { label: string; value: string; hi
 
 /** Who handed over to whom: rows are the agents handing over, columns the agents taking over. */
 function TransferMatrix({ data }: { data: SquadAnalytics }) {
+  const theme = useMantineTheme()
+  // A cell's colour as drawn (indigo over the card, deeper for more transfers), so its count can be
+  // set in black or white, whichever reads on it.
+  const card = useComputedColorScheme('light') === 'dark' ? theme.colors.dark[6] : theme.white
+  const heat = (share: number) => mixColors(theme.colors.indigo[6], card, 0.12 + 0.78 * share)
   const cells = data.transfer_statistics.matrix
   if (cells.length === 0) {
     return (
@@ -81,6 +87,7 @@ function TransferMatrix({ data }: { data: SquadAnalytics }) {
               {to.map(([toId, toName]) => {
                 const cell = byPair.get(`${fromId}>${toId}`)
                 const share = cell ? cell.count / max : 0
+                const background = cell ? heat(share) : undefined
                 return (
                   <Table.Td key={toId} p={2}>
                     <Tooltip
@@ -93,8 +100,8 @@ function TransferMatrix({ data }: { data: SquadAnalytics }) {
                         py={6}
                         style={{
                           borderRadius: 3,
-                          background: cell ? alpha('var(--mantine-color-indigo-6)', 0.12 + 0.78 * share) : 'var(--mantine-color-default-hover)',
-                          color: share > 0.5 ? 'white' : undefined,
+                          background: background ?? 'var(--mantine-color-default-hover)',
+                          color: background ? textOn(background) : undefined,
                           fontSize: 'var(--mantine-font-size-sm)',
                           fontVariantNumeric: 'tabular-nums',
                         }}
