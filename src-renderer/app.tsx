@@ -15,7 +15,7 @@ import { prefetchCallLogRows } from './features/call-logs/call-log-rows-query'
 import { SignIn } from './features/sign-in/sign-in'
 import { TenantProfilePage } from './features/tenants/tenant-profile-page'
 import { TenantsPage } from './features/tenants/tenants-page'
-import { clearToken } from './lib/auth'
+import { clearToken, getToken } from './lib/auth'
 import { useTRPC } from './lib/trpc'
 import { IconDatabaseImport, IconPlugConnected, IconPhoneCall, IconSettings, IconUsersGroup } from '@tabler/icons-react'
 import { ProvidersPage } from './features/providers/providers-page'
@@ -42,7 +42,7 @@ function Layout() {
   const [opened, { toggle }] = useDisclosure()
   const trpc = useTRPC()
   const whoami = useQuery(trpc.tokens.whoami.queryOptions())
-  if (whoami.error?.data?.code === 'UNAUTHORIZED') return <SignIn />
+  if (whoami.error?.data?.code === 'UNAUTHORIZED') return <SignIn refused={getToken() ? whoami.error.message : null} />
   return (
     <AppShell header={{ height: 44 }} navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ServeProcess } from '../helpers/cli'
+import { runCli, type ServeProcess } from '../helpers/cli'
 import { startConsoleSession } from '../helpers/console-session'
 import { collectErrors, screenshot } from '../helpers/browser'
 import { tempDir } from '../helpers/temp-dir'
@@ -9,9 +9,10 @@ let server: ServeProcess
 let browser: Browser
 let signInLink: string
 let sessionToken: string
+const dbPath = `${tempDir()}/e2e.sqlite`
 
 beforeAll(async () => {
-  ;({ server, browser, signInLink, sessionToken } = await startConsoleSession(`${tempDir()}/e2e.sqlite`))
+  ;({ server, browser, signInLink, sessionToken } = await startConsoleSession(dbPath))
 }, 90_000)
 
 afterAll(async () => {
@@ -88,6 +89,25 @@ describe('console in Chromium', () => {
     await page.getByTestId('overview').waitFor()
     // The unauthenticated first request is expected to fail; nothing else may.
     expect(errors.filter((e) => !/401|Unauthorized/i.test(e))).toEqual([])
+    await page.close()
+  })
+
+  it("says why when the tab's token stops working, and what to do", async () => {
+    const created = runCli(['token', 'create', '--db', dbPath, '--name', 'short-lived', '--role', 'viewer', '--expires', '30d'])
+    expect(created.status).toBe(0)
+    const token = created.stdout.trim()
+    const id = /\(id ([0-9a-f-]+);/.exec(created.stderr)![1]!
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } })
+    await page.goto(`${server.url}/console/#token=${encodeURIComponent(token)}`)
+    await page.getByTestId('overview').waitFor()
+
+    expect(runCli(['token', 'revoke', id, '--db', dbPath]).status).toBe(0)
+    await page.reload()
+    const refused = page.getByTestId('sign-in-refused')
+    await refused.waitFor()
+    expect(await refused.innerText()).toContain('Invalid or revoked token')
+    expect(await refused.innerText()).toContain('callscope token create')
+    await screenshot(page, 'sign-in-refused')
     await page.close()
   })
 })

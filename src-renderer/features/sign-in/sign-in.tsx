@@ -1,10 +1,13 @@
-import { Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core'
+import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { setToken } from '../../lib/auth'
 
-/** Shown when the tab has no valid token: paste one from `callscope serve` or `callscope token create`. */
-export function SignIn() {
+/**
+ * Shown when the tab has no valid token: paste one from `callscope serve` or `callscope token create`.
+ * `refused` is the server's reason when the tab had a token and it stopped working (expired, revoked).
+ */
+export function SignIn({ refused }: { refused?: string | null }) {
   const [value, setValue] = useState('')
   const queryClient = useQueryClient()
   return (
@@ -19,6 +22,12 @@ export function SignIn() {
         >
           <Stack>
             <Title order={3}>Sign in to Callscope</Title>
+            {refused && (
+              <Alert color="orange" title="This tab's token no longer works" data-testid="sign-in-refused">
+                {refused}. Ask an admin for a new token (Settings → API tokens, or <code>callscope token create</code>) and
+                paste it below.
+              </Alert>
+            )}
             <Text size="sm" c="dimmed">
               Open the sign-in link that <code>callscope serve</code> printed, or paste an API token (from the first
               start or <code>callscope token create</code>). It is kept for this tab only.
