@@ -24,7 +24,7 @@ let signInLink: string
 let sessionToken: string
 let remote: TestServer
 /** Records the pages open, found through the API once the store is filled. */
-const ids = { tenant: '', agent: '', conversation: '', squad: '', line: '', viewerToken: '' }
+const ids = { tenant: '', agent: '', conversation: '', squad: '', line: '', viewerToken: '', revokedToken: '' }
 
 const trpcQuery = async <T>(path: string, input?: unknown): Promise<T> => {
   const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
@@ -71,6 +71,9 @@ beforeAll(async () => {
   const errors = await trpcQuery<{ rows: Array<{ id: string; call_id: string | null }> }>('callLogs.search', { filter: { levels: ['error'] }, limit: 50 })
   ids.line = errors.rows.find((r) => r.call_id)!.id
   ids.viewerToken = (await trpcMutation<{ token: string }>('tokens.create', { name: 'a11y viewer', role: 'viewer' })).token
+  const revoked = await trpcMutation<{ token: string; record: { id: string } }>('tokens.create', { name: 'a11y revoked', role: 'viewer' })
+  await trpcMutation('tokens.revoke', { id: revoked.record.id })
+  ids.revokedToken = revoked.token
 }, 120_000)
 
 afterAll(async () => {
@@ -183,6 +186,16 @@ const VISITS: Visit[] = [
     await p.getByTestId('confirm-revoke').waitFor()
   }),
   page_('not-found', () => '#/no-such-page', testId('not-found')),
+  {
+    name: 'sign-in-token-refused',
+    open: async (tab) => {
+      // A tab whose token stopped working: the sign-in screen says why.
+      const page = await tab.context().newPage()
+      await page.goto(`${server.url}/console/#token=${ids.revokedToken}`)
+      await page.getByTestId('sign-in-refused').waitFor()
+      return page
+    },
+  },
   {
     name: 'sign-in',
     open: async (tab) => {
