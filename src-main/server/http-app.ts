@@ -46,6 +46,11 @@ export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: 
       const response = error.getResponse()
       return c.json({ detail: error.message || response.statusText }, response.status as 400)
     }
+    // The client closed the connection before its body was in (Node's 'aborted', or the adaptor
+    // failing to wrap an aborted body): no bug, and no one left to answer.
+    if (c.req.raw.signal.aborted || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      return c.json({ detail: 'Bad Request: the client closed the connection before its request was read' }, 400)
+    }
     console.error('Unhandled error on %s %s:', c.req.method, c.req.path, error)
     return c.json({ detail: 'Internal Server Error' }, 500)
   })

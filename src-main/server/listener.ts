@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { getRequestListener } from '@hono/node-server'
+import { getRequestListener, RequestError } from '@hono/node-server'
 import type { Hono } from 'hono'
+import { answerClientErrors } from './client-errors'
 import type { HostGuard } from './host-guard'
 
 export interface ListenerOptions {
@@ -23,7 +24,10 @@ export class ListenError extends Error {}
 /** Serves a Hono app on a socket; resolves once it is accepting connections. */
 export async function startListener(app: Pick<Hono, 'fetch'>, options: ListenerOptions): Promise<Listener> {
   // autoCleanupIncoming: false: unread bodies are settled by settleUnreadBodies, not by the adaptor.
-  const server = createServer(settleUnreadBodies(getRequestListener(app.fetch, { autoCleanupIncoming: false })))
+  // requireHostHeader: false: Node's own 400 for a missing Host has no body; the adaptor refuses it
+  // in the documented shape instead (answerAdaptorError).
+  const server = createServer({ requireHostHeader: false }, settleUnreadBodies(getRequestListener(app.fetch, { autoCleanupIncoming: false, errorHandler: answerAdaptorError })))
+  answerClientErrors(server, DRAIN_MAX_MS)
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
@@ -54,6 +58,17 @@ export async function startListener(app: Pick<Hono, 'fetch'>, options: ListenerO
         if ('closeAllConnections' in server) server.closeAllConnections()
       }),
   }
+}
+
+/**
+ * The adaptor's own refusals (a Host header or target that makes no URL: `RequestError`) in the
+ * documented shape; without this handler they are a 400 with an empty body. Anything else reaching
+ * here escaped the app's onError: a bug, answered as one.
+ */
+function answerAdaptorError(error: unknown): Response {
+  if (error instanceof RequestError) return Response.json({ detail: `Bad Request: ${error.message}` }, { status: 400 })
+  console.error('Unhandled error in the HTTP adaptor:', error)
+  return Response.json({ detail: 'Internal Server Error' }, { status: 500 })
 }
 
 /** An unread body of at most this many bytes is drained after an early answer; a larger one closes the connection. */
