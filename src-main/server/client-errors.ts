@@ -25,9 +25,13 @@ const STATUS_OF: Record<string, [number, string]> = {
  */
 export function answerClientErrors(server: Server, lingerMs: number): void {
   const inFlight = new WeakMap<Socket, ServerResponse>()
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  // Before the app's listener, which may write its answer at once.
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.set(req.socket, res)
     res.once('finish', () => inFlight.get(req.socket) === res && inFlight.delete(req.socket))
+    // Nothing is upgraded here, and after a request with `Upgrade` Node's parser no longer reports
+    // errors: a malformed next request on the connection got no answer and, 5 s later, a reset.
+    if (req.headers.upgrade !== undefined) res.setHeader('Connection', 'close')
   })
   const answered = new WeakSet<Socket>()
   const answer = (socket: Socket, status: number, detail: string, packet?: Buffer) => {

@@ -154,6 +154,19 @@ describe('connection reuse after an early answer', () => {
     await thenTwoHealthChecks()
   })
 
+  it('an answer to a request carrying Upgrade closes the connection, so nothing is sent after it into a deaf parser', async () => {
+    // Found by `npm run fuzz`: Node reports no parse error on a connection after an Upgrade request
+    // (without an 'upgrade' listener), so a malformed next request got no answer and, 5 s later, a reset.
+    const socket = connect(server.port, '127.0.0.1')
+    await once(socket, 'connect')
+    socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`)
+    const received = await readUntilEnd(socket)
+    socket.destroy()
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(received).toMatch(/^Connection: close\r$/im)
+    expect(received.endsWith('{"status":"ok","version":"test"}')).toBe(true)
+  })
+
   it('a body cut short by a client that half-closes gets a 400, and no server error is logged', async () => {
     const errors = vi.spyOn(console, 'error')
     try {
