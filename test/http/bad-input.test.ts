@@ -97,6 +97,18 @@ describe('bad input', () => {
   })
 })
 
+it('searches text with a NUL in it instead of breaking off the export or failing the console search (found by the fuzzer)', async () => {
+  // The fuzzer's input: SQLite read the FTS5 query only up to the NUL ("unterminated string"), after the 200 had gone.
+  const exported = await server.get('/export/call-logs.csv?to=2026-11-19T11%3A00%3A00Z&level=critical&type=llm&q=a%00b%20%C2%A0')
+  expect(exported.status).toBe(200)
+  expect(await exported.text()).toMatch(/^id,tenant_id,/)
+  const ndjson = await server.get('/export/call-logs.ndjson?q=retry%00ing')
+  expect(ndjson.status).toBe(200)
+  await ndjson.text()
+  const search = await server.get(`/trpc/callLogs.search?input=${encodeURIComponent(JSON.stringify({ filter: { q: 'call\u0000ended' } }))}`)
+  expect(search.status).toBe(200)
+})
+
 /** Sends raw bytes on a new connection and returns all the server sent before it closed. */
 async function rawExchange(port: number, text: string): Promise<string> {
   const socket = connect(port, '127.0.0.1')

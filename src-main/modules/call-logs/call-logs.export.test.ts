@@ -160,5 +160,7 @@ describe('toFtsQuery', () => {
     expect(toFtsQuery('say"hi"')).toBe('"say""hi"""')
     expect(toFtsQuery('"open')).toBe('"open"')
     expect(toFtsQuery('* - ( )')).toBeNull()
+    // SQLite would stop reading the query at a NUL; the tokenizer splits on it, as on a space.
+    expect(toFtsQuery('a\u0000b')).toBe('"a b"')
   })
 })

@@ -27,7 +27,9 @@ export function toFtsQuery(input: string): string | null {
     }
     // The tokenizer drops punctuation; a term with nothing else would be an empty phrase.
     if (!/[\p{L}\p{N}]/u.test(text)) continue
-    terms.push(`"${text.replace(/"/g, '""')}"${prefix ? '*' : ''}`)
+    // SQLite reads the query as a C string: a NUL would end it inside a quoted term ("unterminated
+    // string", found by the fuzzer). The tokenizer splits text on it anyway, so a space means the same.
+    terms.push(`"${text.replace(/\u0000/g, ' ').replace(/"/g, '""')}"${prefix ? '*' : ''}`)
   }
   return terms.length > 0 ? terms.join(' ') : null
 }
