@@ -10,7 +10,7 @@ import { type FuzzRequest, requestArbitrary } from './requests'
 import { count, newTally, type Tally } from './tally'
 
 export interface FuzzOptions {
-  /** Requests to send (a pipelined raw request counts each request it holds). */
+  /** Requests to generate; a raw one may pipeline several, so more HTTP requests are sent (and counted). */
   runs: number
   seed: number
   /** Keep-alive connections of the pool. */
