@@ -21,7 +21,8 @@ export async function startHeadless(options: HeadlessOptions) {
   log(`Callscope ${options.version}`)
   const service = await createService(options)
   try {
-    log(`Database: ${service.database.path}${service.isNew ? ' (new)' : ''}`)
+    const readers = service.handle.readPool?.threads ?? 0
+    log(`Database: ${service.database.path}${service.isNew ? ' (new)' : ''}; ${readers ? `${readers} reader thread${readers === 1 ? '' : 's'}` : 'reads on the main thread'}`)
     if (service.seeded) {
       const s = service.seeded
       log(`Seeded demo data: ${s.tenants} tenants, ${s.agents} agents, ${s.conversations} sessions, ${s.callLogs} call logs (${s.ms} ms)`)

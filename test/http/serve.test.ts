@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { startServe } from '../helpers/cli'
 import { tempDir } from '../helpers/temp-dir'
@@ -11,7 +12,7 @@ describe('callscope serve', () => {
     const server = await startServe(['--db', db])
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-      expect(server.banner).toContain(`Database: ${db} (new)`)
+      expect(server.banner).toContain(`Database: ${db} (new); ${availableParallelism()} reader thread`)
       expect(server.banner).toMatch(/Seeded demo data: 3 tenants/)
       const token = /Admin token \(shown once[^)]*\): (cs_\S+)/.exec(server.banner)?.[1]
       expect(token).toBeDefined()
@@ -43,8 +44,10 @@ describe('callscope serve', () => {
     const { runCli } = await import('../helpers/cli')
     expect(runCli(['token', 'list', '--db', db, '--json']).stdout).not.toContain('cs_session_')
 
-    const second = await startServe(['--db', db])
+    const second = await startServe(['--db', db, '--readers', '0'])
     try {
+      expect(second.banner).toContain(`Database: ${db}; reads on the main thread`)
+      expect(await fetch(`${second.url}/healthz`).then((r) => r.status)).toBe(200)
       expect(second.banner).not.toContain('(new)')
       expect(second.banner).not.toMatch(/Admin token \(shown once/)
       expect(second.banner).not.toMatch(/Seeded/)

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander'
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../../../src-shared/constants'
-import { parsePort } from '../options'
+import { parseNonNegativeInt, parsePort } from '../options'
 import { consoleBuildDir, defaultDbPath } from '../paths'
 import { VERSION } from '../version'
 
@@ -12,7 +12,8 @@ export function registerServe(program: Command): void {
     .option('-H, --host <address>', 'address to bind; loopback unless you mean to expose it', DEFAULT_HTTP_HOST)
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
     .addOption(new Option('--no-seed', 'leave a new database empty instead of adding demo data'))
-    .action(async (opts: { port: number; host: string; db?: string; seed: boolean }) => {
+    .option('--readers <n>', 'reader threads for database reads (default: one per core; 0 reads on the main thread)', parseNonNegativeInt)
+    .action(async (opts: { port: number; host: string; db?: string; seed: boolean; readers?: number }) => {
       const log = (line: string) => process.stdout.write(`${line}\n`)
       // Loaded on use, so --help and usage errors answer without loading the whole service.
       const { startHeadless } = await import('../../headless')
@@ -22,6 +23,7 @@ export function registerServe(program: Command): void {
         port: opts.port,
         envToken: process.env.CALLSCOPE_TOKEN || undefined,
         seedNewDatabase: opts.seed ? 'small' : false,
+        readers: opts.readers,
         uiRoot: consoleBuildDir,
         version: VERSION,
         log,

@@ -1,0 +1,66 @@
+/**
+ * `npm run bench:readers` (issue 19, point 3): the REST cases of the main benchmark against `serve`
+ * with 0 reader threads (every query on the main thread), 1, and one per core, in one run, beside
+ * each case's SQL floor. Writes the "## Readers" section of docs/benchmarks.md (bench/run.ts keeps
+ * it); needs the large dataset that `npm run bench` seeds.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
+import { startServe } from '../test/helpers/cli'
+import { floorOf } from './floor'
+import { loadTest } from './load'
+import { scenarios } from './scenarios'
+
+const root = join(import.meta.dirname, '..')
+const dbPath = join(root, '.bench-data', 'large.sqlite')
+const TOKEN = 'bench-token'
+const CONNECTIONS = 32
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10)
+
+async function main() {
+  if (!existsSync(dbPath)) throw new Error(`${dbPath} is missing: run npm run bench first`)
+  const cases = scenarios(dbPath)
+  const floors = cases.map((c) => floorOf(dbPath, c))
+  const counts = [...new Set([0, 1, availableParallelism()])]
+  const rates: number[][] = cases.map(() => [])
+  for (const readers of counts) {
+    const server = await startServe(['--db', dbPath, '--no-seed', '--readers', String(readers)], { CALLSCOPE_TOKEN: TOKEN })
+    try {
+      for (const [i, c] of cases.entries()) {
+        console.log(`readers ${readers}: ${c.name}`)
+        rates[i]!.push((await loadTest(`${server.url}${c.path}`, TOKEN, CONNECTIONS, DURATION_S)).requestsPerSecond)
+      }
+    } finally {
+      await server.stop()
+    }
+  }
+  const header = `| case | floor ms | ${counts.map((n) => `${n} readers: req/s (ms/req ÷ floor)`).join(' | ')} | ${counts.at(-1)} ÷ 0 readers |`
+  const rows = cases.map((c, i) => {
+    const cells = rates[i]!.map((r) => `${r.toFixed(0)} (${(1000 / r / floors[i]!.medianMs).toFixed(1)}×)`)
+    return `| ${c.name} | ${floors[i]!.medianMs.toFixed(2)} | ${cells.join(' | ')} | ${(rates[i]!.at(-1)! / rates[i]![0]!).toFixed(2)} |`
+  })
+  const section = `## Readers
+
+\`npm run bench:readers\` (bench/readers.ts) on ${new Date().toISOString().slice(0, 10)}: the HTTP cases above against \`serve --readers N\`
+(0: every query on the main thread, as before issue 19; otherwise SELECTs on N reader threads), ${CONNECTIONS} connections,
+${DURATION_S} s per case after a warm-up, in one run. autocannon, the server's main thread and its readers share the
+machine's ${availableParallelism()} cores.
+
+${header}
+|---|---:|${counts.map(() => '---:').join('|')}|---:|
+${rows.join('\n')}
+`
+  const reportPath = join(root, 'docs', 'benchmarks.md')
+  const report = readFileSync(reportPath, 'utf8')
+  const start = report.indexOf('\n## Readers')
+  const next = start < 0 ? -1 : report.indexOf('\n## ', start + 1)
+  const updated =
+    start < 0
+      ? `${report.trimEnd()}\n\n${section}`
+      : `${report.slice(0, start + 1)}${section}${next < 0 ? '' : report.slice(next)}`
+  writeFileSync(reportPath, updated)
+  console.log(section)
+}
+
+await main()
