@@ -139,9 +139,13 @@ a trivial request waiting. Issue 19's aim: longest wait ≤ 50 ms, p99 ≤ 20 ms
 run: "before" with \`serve --readers 0\` (every query on the main thread, as before issue 19), "now" with the
 default reader threads. Writes (the import) still run on the main thread in both.
 
-| running | | its time ms | probes | probe p50 ms | probe p99 ms | longest wait ms |
-|---|---|---:|---:|---:|---:|---:|
-${responsiveness.map((r, i) => [responsivenessBefore[i]!, r].map((x, j) => `| ${j === 0 ? x.name : ''} | ${j === 0 ? 'before' : 'now'} | ${x.operationMs.toFixed(0)} | ${x.probes} | ${x.probeP50.toFixed(1)} | ${x.probeP99.toFixed(1)} | ${x.longestWait.toFixed(1)} |`).join('\n')).join('\n')}
+| running | | its time ms | probes | probe p50 ms | probe p99 ms | longest wait ms | probe connections reset |
+|---|---|---:|---:|---:|---:|---:|---:|
+${responsiveness.map((r, i) => [responsivenessBefore[i]!, r].map((x, j) => `| ${j === 0 ? x.name : ''} | ${j === 0 ? 'before' : 'now'} | ${x.operationMs.toFixed(0)} | ${x.probes} | ${x.probeP50.toFixed(1)} | ${x.probeP99.toFixed(1)} | ${x.longestWait.toFixed(1)} | ${x.resets} |`).join('\n')).join('\n')}
+
+A reset probe connection is the blocked main thread's other cost: after a long block Node's keep-alive timer
+of the probe's connection fires before the request waiting on it is read, and the client sees ECONNRESET
+(the probe then retries on a new connection; its wait counts from the first send).
 
 ## Squad analytics
 
