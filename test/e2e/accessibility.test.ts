@@ -6,6 +6,7 @@ import type { ServeProcess } from '../helpers/cli'
 import { startConsoleSession } from '../helpers/console-session'
 import { tempDir } from '../helpers/temp-dir'
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
+import { trpcHttp } from '../helpers/trpc-http'
 
 /**
  * Every page of the console, every dialog it opens and its empty, error and sign-in states, in the
@@ -26,19 +27,7 @@ let remote: TestServer
 /** Records the pages open, found through the API once the store is filled. */
 const ids = { tenant: '', agent: '', conversation: '', squad: '', line: '', viewerToken: '', revokedToken: '' }
 
-const trpcQuery = async <T>(path: string, input?: unknown): Promise<T> => {
-  const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
-  const response = await fetch(`${server.url}/trpc/${path}${query}`, { headers: { Authorization: `Bearer ${sessionToken}` } })
-  return ((await response.json()) as { result: { data: T } }).result.data
-}
-const trpcMutation = async <T>(path: string, input: unknown): Promise<T> => {
-  const response = await fetch(`${server.url}/trpc/${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${sessionToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
-  })
-  return ((await response.json()) as { result: { data: T } }).result.data
-}
+const { query: trpcQuery, mutation: trpcMutation } = trpcHttp(() => server.url, () => sessionToken)
 
 beforeAll(async () => {
   ;({ server, browser, signInLink, sessionToken } = await startConsoleSession(`${tempDir()}/e2e-a11y.sqlite`))

@@ -5,6 +5,7 @@ import { collectErrors, screenshot } from '../helpers/browser'
 import type { ServeProcess } from '../helpers/cli'
 import { startConsoleSession } from '../helpers/console-session'
 import { tempDir } from '../helpers/temp-dir'
+import { trpcHttp } from '../helpers/trpc-http'
 
 let server: ServeProcess
 let browser: Browser
@@ -20,19 +21,7 @@ afterAll(async () => {
   await server?.stop()
 })
 
-const trpcQuery = async <T>(path: string, input?: unknown, token = sessionToken): Promise<T> => {
-  const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
-  const response = await fetch(`${server.url}/trpc/${path}${query}`, { headers: { Authorization: `Bearer ${token}` } })
-  return ((await response.json()) as { result: { data: T } }).result.data
-}
-const trpcMutation = async <T>(path: string, input: unknown): Promise<T> => {
-  const response = await fetch(`${server.url}/trpc/${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${sessionToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
-  })
-  return ((await response.json()) as { result: { data: T } }).result.data
-}
+const { query: trpcQuery, mutation: trpcMutation } = trpcHttp(() => server.url, () => sessionToken)
 
 /** In-app navigation: only the hash changes, so the tab keeps its sign-in. */
 const goHash = (page: Page, hash: string) => page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`)

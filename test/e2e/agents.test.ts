@@ -5,6 +5,7 @@ import { collectErrors, screenshot } from '../helpers/browser'
 import type { ServeProcess } from '../helpers/cli'
 import { startConsoleSession } from '../helpers/console-session'
 import { tempDir } from '../helpers/temp-dir'
+import { trpcHttp } from '../helpers/trpc-http'
 
 let server: ServeProcess
 let browser: Browser
@@ -23,11 +24,7 @@ afterAll(async () => {
 })
 
 const auth = () => ({ Authorization: `Bearer ${sessionToken}` })
-const trpc = async <T>(path: string, input?: unknown): Promise<T> => {
-  const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
-  const response = await fetch(`${server.url}/trpc/${path}${query}`, { headers: auth() })
-  return ((await response.json()) as { result: { data: T } }).result.data
-}
+const { query: trpc } = trpcHttp(() => server.url, () => sessionToken)
 const rest = async <T>(path: string): Promise<T> => (await (await fetch(`${server.url}${path}`, { headers: auth() })).json()) as T
 
 /** Reads the demo store directly (read-only) to pick conversations with given traits. */

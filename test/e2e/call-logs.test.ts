@@ -4,6 +4,7 @@ import type { ServeProcess } from '../helpers/cli'
 import { startConsoleSession } from '../helpers/console-session'
 import { collectErrors, screenshot } from '../helpers/browser'
 import { tempDir } from '../helpers/temp-dir'
+import { trpcHttp } from '../helpers/trpc-http'
 
 let server: ServeProcess
 let browser: Browser
@@ -20,10 +21,7 @@ afterAll(async () => {
 })
 
 const auth = () => ({ Authorization: `Bearer ${token}` })
-const trpc = async <T>(path: string, input: unknown): Promise<T> => {
-  const response = await fetch(`${server.url}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: auth() })
-  return ((await response.json()) as { result: { data: T } }).result.data
-}
+const { query: trpc } = trpcHttp(() => server.url, () => token)
 type Line = { id: string; message: string; log_level: string; call_id: string | null }
 const search = (filter: Record<string, unknown>, limit = 50) => trpc<{ rows: Line[] }>('callLogs.search', { filter, limit }).then((p) => p.rows)
 

@@ -4,6 +4,7 @@ import { runCli, type ServeProcess } from '../helpers/cli'
 import { startConsoleSession } from '../helpers/console-session'
 import { collectErrors, screenshot } from '../helpers/browser'
 import { tempDir } from '../helpers/temp-dir'
+import { trpcHttp } from '../helpers/trpc-http'
 
 let server: ServeProcess
 let browser: Browser
@@ -20,11 +21,7 @@ afterAll(async () => {
   await server?.stop()
 })
 
-const trpc = async (path: string, input?: unknown) => {
-  const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
-  const response = await fetch(`${server.url}/trpc/${path}${query}`, { headers: { Authorization: `Bearer ${sessionToken}` } })
-  return ((await response.json()) as { result: { data: unknown } }).result.data
-}
+const { query: trpc } = trpcHttp(() => server.url, () => sessionToken)
 
 /** Signs in with the link (landing on the overview), then opens the tenants page. */
 async function openConsole(): Promise<{ page: Page; errors: string[] }> {
