@@ -4,15 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectErrors, screenshot } from '../helpers/browser'
 import { type ConsoleSession, startConsoleSession } from '../helpers/console-session'
 import { tempDir } from '../helpers/temp-dir'
+import { trpcHttp } from '../helpers/trpc-http'
+import type { TokenListing } from '../../src-main/modules/tokens/tokens.service'
 
 const DAY_MS = 86_400_000
-
-interface ListedToken {
-  name: string
-  created_at: string
-  expires_at: string | null
-  status: string
-}
 
 let session: ConsoleSession
 let dbPath: string
@@ -22,10 +17,8 @@ beforeAll(async () => {
 }, 90_000)
 afterAll(async () => session?.close())
 
-const listTokens = async (): Promise<ListedToken[]> => {
-  const response = await fetch(`${session.server.url}/trpc/tokens.list`, { headers: { Authorization: `Bearer ${session.sessionToken}` } })
-  return ((await response.json()) as { result: { data: ListedToken[] } }).result.data
-}
+const { query } = trpcHttp(() => session.server.url, () => session.sessionToken)
+const listTokens = () => query<TokenListing[]>('tokens.list')
 
 /** As the console writes timestamps (lib/format.ts): UTC, said. */
 const shown = (iso: string) =>

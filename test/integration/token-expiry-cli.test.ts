@@ -2,19 +2,13 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli'
 import { tempDir } from '../helpers/temp-dir'
+import type { TokenListing } from '../../src-main/modules/tokens/tokens.service'
 
 const DAY_MS = 86_400_000
 
-interface ListedToken {
-  name: string
-  created_at: string
-  expires_at: string | null
-  status: string
-}
-
 describe('callscope token create --expires', () => {
   const db = `${tempDir()}/tokens.sqlite`
-  const list = () => JSON.parse(runCli(['token', 'list', '--db', db, '--json']).stdout) as ListedToken[]
+  const list = () => JSON.parse(runCli(['token', 'list', '--db', db, '--json']).stdout) as TokenListing[]
 
   it('prints the expiry of a token that lives 30 days, and lists it', () => {
     const created = runCli(['token', 'create', '--db', db, '--name', 'month', '--expires', '30d'])
