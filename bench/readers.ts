@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { startServe } from '../test/helpers/cli'
 import { floorOf } from './floor'
 import { loadTest } from './load'
+import { withSection } from './report-sections'
 import { scenarios } from './scenarios'
 
 const root = join(import.meta.dirname, '..')
@@ -52,14 +53,7 @@ ${header}
 ${rows.join('\n')}
 `
   const reportPath = join(root, 'docs', 'benchmarks.md')
-  const report = readFileSync(reportPath, 'utf8')
-  const start = report.indexOf('\n## Readers')
-  const next = start < 0 ? -1 : report.indexOf('\n## ', start + 1)
-  const updated =
-    start < 0
-      ? `${report.trimEnd()}\n\n${section}`
-      : `${report.slice(0, start + 1)}${section}${next < 0 ? '' : report.slice(next)}`
-  writeFileSync(reportPath, updated)
+  writeFileSync(reportPath, withSection(readFileSync(reportPath, 'utf8'), '## Readers', section))
   console.log(section)
 }
 

@@ -13,6 +13,7 @@ import { floorOf, type Floor } from './floor'
 import { benchImport, writeSample } from './import'
 import { loadTest, type LoadResult } from './load'
 import { scenarios } from './scenarios'
+import { sectionOf } from './report-sections'
 import { soak, soakPaths, type SoakResult } from './soak'
 import { longOperations, measureResponsiveness, type ResponsivenessRow } from './responsiveness'
 import { BENCH_SQUAD, buildSquadFixture } from './squad-fixture'
@@ -240,12 +241,8 @@ function keptSections(reportPath: string): string {
   if (!existsSync(reportPath)) return ''
   const previous = readFileSync(reportPath, 'utf8')
   return ['## Readers', '## Fuzzing']
-    .map((heading) => {
-      const start = previous.indexOf(`\n${heading}`)
-      if (start < 0) return ''
-      const next = previous.indexOf('\n## ', start + 1)
-      return `\n${previous.slice(start, next < 0 ? undefined : next).trim()}\n`
-    })
+    .map((heading) => sectionOf(previous, heading))
+    .map((section) => (section ? `\n${section}\n` : ''))
     .join('')
 }
 
