@@ -3,7 +3,7 @@
  * Run: npm run lint:deps (part of npm test).
  *
  * Layers, arrows pointing down:
- *   entries   src-main/index.ts, headless.ts, cli/, desktop/, preload/
+ *   entries   src-main/index.ts, headless.ts, cli/, desktop/, preload/, writer/ (the writer thread)
  *   assembly  src-main/server/, src-main/service.ts
  *   modules   src-main/modules/<domain>/
  *   kit       src-main/kit/
@@ -40,10 +40,10 @@ module.exports = {
       severity: 'error',
       comment:
         'A module (repo, service, router, routes) must not reach up into the assembly (server/, ' +
-        'service.ts) or the entries (cli/, desktop/, preload/, index.ts, headless.ts).',
+        'service.ts) or the entries (cli/, desktop/, preload/, writer/, index.ts, headless.ts).',
       from: { path: '^src-main/modules/', pathNot: TEST },
       to: {
-        path: '^src-main/(server/|service\\.ts$|cli/|desktop/|preload/|index\\.ts$|headless\\.ts$)',
+        path: '^src-main/(server/|service\\.ts$|cli/|desktop/|preload/|writer/|index\\.ts$|headless\\.ts$)',
       },
     },
     {

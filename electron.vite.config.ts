@@ -24,6 +24,8 @@ export default defineConfig({
           'parse-worker': resolve(import.meta.dirname, 'src-main/modules/imports/parse-worker.ts'),
           // The read pool's worker (db/read-pool.ts): its own entry for the same reason.
           'read-worker': resolve(import.meta.dirname, 'src-main/db/read-worker.mjs'),
+          // The writer thread (db/writer-thread.ts, started from service.ts with writer/writer-entry.ts).
+          'writer-worker': resolve(import.meta.dirname, 'src-main/writer/writer-worker.ts'),
         },
       },
     },

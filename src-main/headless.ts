@@ -3,7 +3,7 @@ import { createHttpApp } from './server/http-app'
 import { createHostGuard } from './server/host-guard'
 import { startListener } from './server/listener'
 import { createSessionToken } from './modules/tokens/tokens.service'
-import { createService, type ServiceOptions } from './service'
+import { createService, type Service, type ServiceOptions } from './service'
 
 export interface HeadlessOptions extends ServiceOptions {
   host: string
@@ -15,14 +15,20 @@ export interface HeadlessOptions extends ServiceOptions {
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/
 
+/** Where the store's work runs, for the banner. */
+function threadsOf(service: Service): string {
+  const readers = service.handle.readPool?.threads ?? 0
+  if (!service.handle.writer.threaded) return 'every query on the main thread'
+  return `writes on the writer thread, reads on ${readers} reader thread${readers === 1 ? '' : 's'}`
+}
+
 /** The headless service: store, HTTP listener and console, as `callscope serve` runs them. */
 export async function startHeadless(options: HeadlessOptions) {
   const { log } = options
   log(`Callscope ${options.version}`)
   const service = await createService(options)
   try {
-    const readers = service.handle.readPool?.threads ?? 0
-    log(`Database: ${service.database.path}${service.isNew ? ' (new)' : ''}; ${readers ? `${readers} reader thread${readers === 1 ? '' : 's'}` : 'reads on the main thread'}`)
+    log(`Database: ${service.database.path}${service.isNew ? ' (new)' : ''}; ${threadsOf(service)}`)
     if (service.seeded) {
       const s = service.seeded
       log(`Seeded demo data: ${s.tenants} tenants, ${s.agents} agents, ${s.conversations} sessions, ${s.callLogs} call logs (${s.ms} ms)`)

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { type DatabaseHandle, openDatabase } from './db/connection'
+import { type DatabaseHandle, openStore } from './db/connection'
 import { migrateToLatest } from './db/migrate'
 import { defaultReaders } from './db/read-pool'
 import { createAgentsService } from './modules/agents/agents.service'
@@ -15,8 +15,10 @@ import { createSessionsService } from './modules/sessions/sessions.service'
 import { createSquadsService } from './modules/squads/squads.service'
 import { createTenantsService } from './modules/tenants/tenants.service'
 import { createTokenService } from './modules/tokens/tokens.service'
-import { floorToHour, seedDatabase, type SeedResult } from './seed'
+import { seedJob } from './modules/database/database.write-jobs'
+import { floorToHour, type SeedResult } from './seed'
 import type { SeedScaleName } from './seed/scales'
+import { writerEntry } from './writer/writer-entry'
 
 export interface ServiceOptions {
   /** Database file, or `:memory:`. */
@@ -28,8 +30,9 @@ export interface ServiceOptions {
   /** Alternative better-sqlite3 binding (the desktop app's Electron build). */
   nativeBinding?: string
   /**
-   * Reader threads for the store's SELECTs (db/read-pool.ts), so the thread that answers requests
-   * never runs them; one per core by default. One-shot CLI commands pass 0.
+   * Reader threads for the store's SELECTs (db/read-pool.ts); with any, the writing connection gets
+   * a thread of its own too (db/writer-thread.ts), so the thread that answers requests runs no SQL.
+   * One per core by default. One-shot CLI commands pass 0: everything on their one thread.
    */
   readers?: number
 }
@@ -40,24 +43,25 @@ export interface ServiceOptions {
  */
 export async function createService(options: ServiceOptions) {
   const isNew = options.dbPath === ':memory:' || !existsSync(options.dbPath)
-  const handle: DatabaseHandle = openDatabase({
+  const handle: DatabaseHandle = await openStore({
     path: options.dbPath,
     nativeBinding: options.nativeBinding,
     readers: options.readers ?? defaultReaders(),
+    writerEntry: writerEntry(),
   })
   let seeded: SeedResult | null = null
   try {
     await migrateToLatest(handle.db)
     const scale = options.seedNewDatabase ?? 'small'
     if (isNew && scale) {
-      seeded = seedDatabase(handle, { scale, seed: 1, anchor: floorToHour(Date.now()) })
+      seeded = await handle.writer.run(seedJob, { scale, seed: 1, anchor: floorToHour(Date.now()) })
     }
   } catch (error) {
     await handle.close()
     throw error
   }
   const tokens = createTokenService(handle.db, { envToken: options.envToken })
-  const pulls = createPullsService(handle.db, handle.sqlite)
+  const pulls = createPullsService(handle.db, handle.writer)
   const database = createDatabaseService(handle)
 
   return {
@@ -70,7 +74,7 @@ export async function createService(options: ServiceOptions) {
     conversations: createConversationsService(handle.db),
     overview: createOverviewService(handle.db),
     callLogs: createCallLogsService(handle.db),
-    imports: createImportsService(handle.db, handle.sqlite),
+    imports: createImportsService(handle.db, handle.writer),
     pulls,
     squads: createSquadsService(handle.db),
     providers: createProvidersService(handle.db, { dbPath: handle.path }),

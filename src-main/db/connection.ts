@@ -1,10 +1,14 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { Kysely } from 'kysely'
+import { inlineStore } from './inline-store'
+import { applyPragmas } from './pragmas'
 import { createReadPool, type ReadPool } from './read-pool'
-import { ReadRoutingDialect } from './read-routing-dialect'
 import type { Database } from './schema'
+import { StoreDialect } from './store-dialect'
+import { type StoreBackend, StoreWriter } from './store-writer'
+import { startWriterThread } from './writer-thread'
 
 export interface OpenDatabaseOptions {
   /** File path, or `:memory:` for a private in-memory store (tests). */
@@ -20,9 +24,14 @@ export interface OpenDatabaseOptions {
 }
 
 export interface DatabaseHandle {
-  /** The raw driver, for what kysely cannot express: pragmas, bulk loading, backups. */
-  sqlite: BetterSqlite3.Database
+  /**
+   * The raw driver on this thread, for what kysely cannot express (tests, inline stores). A store
+   * whose writer is on its own thread has no connection here: reading this throws.
+   */
+  readonly sqlite: BetterSqlite3.Database
   db: Kysely<Database>
+  /** The writing connection, wherever it lives: write jobs run through it. */
+  writer: StoreWriter
   /** The reader threads behind `db`'s SELECTs, when there are any. */
   readPool: ReadPool | null
   path: string
@@ -31,42 +40,48 @@ export interface DatabaseHandle {
   close(): Promise<void>
 }
 
-// SQLite-only: one better-sqlite3 connection (a file or :memory:) under kysely's SqliteDialect; the handle exposes the raw driver.
-export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true })
-  const sqlite = new BetterSqlite3(options.path, {
-    readonly: options.readonly ?? false,
-    nativeBinding: options.nativeBinding,
-  })
-  applyPragmas(sqlite, options.readonly ?? false)
-  const pooled = (options.readers ?? 0) > 0 && options.path !== ':memory:' && !options.readonly
-  const readPool = pooled ? createReadPool({ path: options.path, readers: options.readers, nativeBinding: options.nativeBinding }) : null
-  const dialect = readPool ? new ReadRoutingDialect(sqlite, readPool) : new SqliteDialect({ database: sqlite })
-  const db = new Kysely<Database>({ dialect })
-  let closed = false
+const usesThreads = (options: OpenDatabaseOptions) => (options.readers ?? 0) > 0 && options.path !== ':memory:' && !options.readonly
+
+/** kysely over a writer and, with readers, a pool; the handle without its `sqlite`. */
+function assemble(options: OpenDatabaseOptions, backend: StoreBackend): Omit<DatabaseHandle, 'sqlite'> {
+  const readPool = usesThreads(options) ? createReadPool({ path: options.path, readers: options.readers, nativeBinding: options.nativeBinding }) : null
+  const writer = new StoreWriter(backend)
+  const db = new Kysely<Database>({ dialect: new StoreDialect(writer, readPool) })
+  let closed: Promise<void> | null = null
   return {
-    sqlite,
     db,
+    writer,
     readPool,
     path: options.path,
     nativeBinding: options.nativeBinding,
-    async close() {
-      if (closed) return
-      closed = true
-      // Kysely's destroy closes the better-sqlite3 handle too, and the read pool's threads.
-      await db.destroy()
-    },
+    // Kysely's destroy closes the writing connection (or thread) and the read pool's threads.
+    close: () => (closed ??= db.destroy()),
   }
 }
 
-// SQLite-only: connection pragmas (journal mode, sync, foreign keys, busy timeout, page cache, temp store).
-function applyPragmas(sqlite: BetterSqlite3.Database, readonly: boolean): void {
-  // WAL lets the console read while an import writes; NORMAL sync is durable across app crashes
-  // in WAL mode and only risks the last transaction on power loss.
-  if (!readonly) sqlite.pragma('journal_mode = WAL')
-  sqlite.pragma('synchronous = NORMAL')
-  sqlite.pragma('foreign_keys = ON')
-  sqlite.pragma('busy_timeout = 5000')
-  sqlite.pragma('cache_size = -65536') // 64 MiB page cache
-  sqlite.pragma('temp_store = MEMORY')
+// SQLite-only: the writing connection on this thread (a file or :memory:), readers on threads if asked.
+export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true })
+  const sqlite = new BetterSqlite3(options.path, { readonly: options.readonly ?? false, nativeBinding: options.nativeBinding })
+  applyPragmas(sqlite, options.readonly ?? false)
+  return { sqlite, ...assemble(options, inlineStore(sqlite, options.path, options.nativeBinding)) }
+}
+
+/**
+ * The store as the desktop app and `serve` open it: with readers, the writing connection goes to a
+ * thread of its own (the worker at `writerEntry`) and SELECTs to the read pool, so this thread holds
+ * no connection at all and never waits on SQLite. Otherwise (0 readers, `:memory:`, read-only, no
+ * entry) it is openDatabase.
+ */
+export async function openStore(options: OpenDatabaseOptions & { writerEntry?: URL | null }): Promise<DatabaseHandle> {
+  if (!usesThreads(options) || !options.writerEntry) return openDatabase(options)
+  mkdirSync(dirname(options.path), { recursive: true })
+  // The writer creates the file and turns the WAL on before any reader opens it.
+  const backend = await startWriterThread(options.writerEntry, { path: options.path, nativeBinding: options.nativeBinding })
+  const handle = assemble(options, backend)
+  return Object.defineProperty(handle, 'sqlite', {
+    get() {
+      throw new Error('This store writes on its writer thread: there is no connection on this thread (use handle.writer)')
+    },
+  }) as DatabaseHandle
 }

@@ -3,7 +3,6 @@ import { existsSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
-import type { DatabaseHandle } from './connection'
 import type { Database } from './schema'
 
 export interface SnapshotFile {
@@ -59,7 +58,7 @@ export function scratchPathFor(file: string): string {
  * syncing (a failure deletes it, so there is nothing to roll back to), foreign keys on.
  */
 // SQLite-only: VACUUM INTO, a second better-sqlite3 connection with the store's binding, journal_mode OFF.
-export function openScratchCopy(handle: DatabaseHandle, path: string): ScratchCopy {
+export function openScratchCopy(handle: { sqlite: BetterSqlite3.Database; nativeBinding?: string }, path: string): ScratchCopy {
   vacuumInto(handle.sqlite, path)
   const sqlite = new BetterSqlite3(path, { nativeBinding: handle.nativeBinding })
   sqlite.pragma('journal_mode = OFF')

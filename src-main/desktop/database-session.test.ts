@@ -14,9 +14,12 @@ describe('the desktop app database session', () => {
     const empty = await session.open(`${dir}/empty.sqlite`)
     expect(session.current()).toBe(empty)
     expect((await empty.info()).counts.tenants).toBe(0)
-    expect(() => demo.handle.sqlite.prepare('select 1').get()).toThrow(/not open/)
+    // Closed: kysely refuses a read or a write, and its writer and reader threads are gone.
+    const tenants = (service: typeof demo) => service.db.selectFrom('tenants').select('id').execute()
+    await expect(tenants(demo)).rejects.toThrow('driver has already been destroyed')
+    await expect(demo.tokens.create({ name: 'late', role: 'viewer' })).rejects.toThrow('driver has already been destroyed')
     await session.close()
-    expect(() => empty.handle.sqlite.prepare('select 1').get()).toThrow(/not open/)
+    await expect(tenants(empty)).rejects.toThrow('driver has already been destroyed')
   })
 
   it('stays on the current database when the new one cannot be opened', async () => {

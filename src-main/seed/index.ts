@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '../db/connection'
+import type { WriteContext } from '../db/write-job'
 import { prepareInsert, withIndexesDeferred, withRollbackJournal } from '../db/bulk-insert'
 import type { Database } from '../db/schema'
 import { type Incident, type Row, type StoryContext, writeConversation } from './conversation-story'
@@ -60,8 +60,11 @@ function columnsOf(row: Row): string[] {
   return Object.keys(row)
 }
 
+/** What the seed writes with: the writing connection, and kysely to compile its inserts. */
+type SeedTarget = Pick<WriteContext, 'sqlite' | 'db'>
+
 /** A writer that learns its column list from the first row and prepares its statement once. */
-function rowWriter(handle: DatabaseHandle, table: keyof Database, count: { n: number }) {
+function rowWriter(handle: SeedTarget, table: keyof Database, count: { n: number }) {
   let columns: string[] | null = null
   let run: ((values: readonly unknown[]) => void) | null = null
   return (row: Row) => {
@@ -102,7 +105,7 @@ function pickStart(rng: Rng, spanStart: number, days: number): number {
 }
 
 /** Fills the store with coherent demo data, in one transaction: all of it lands or none. */
-export function seedDatabase(handle: DatabaseHandle, options: SeedOptions): SeedResult {
+export function seedDatabase(handle: SeedTarget, options: SeedOptions): SeedResult {
   const started = performance.now()
   const scale = SEED_SCALES[options.scale]
   const { sqlite } = handle
@@ -224,7 +227,7 @@ function generateTraffic(
 }
 
 /** Monthly usage and call limits follow from the calls generated: 9 cents a minute this month. */
-function applyUsage(handle: DatabaseHandle, org: Organization, anchor: number): void {
+function applyUsage(handle: SeedTarget, org: Organization, anchor: number): void {
   const monthStart = new Date(anchor)
   monthStart.setUTCDate(1)
   monthStart.setUTCHours(0, 0, 0, 0)

@@ -87,13 +87,13 @@ describe('data page in Chromium', () => {
     await page.getByTestId('pull-since').fill('2026-11-18')
     await page.getByTestId('pull-start').click()
     await page.getByTestId('pull-status').filter({ hasText: 'completed' }).waitFor({ timeout: 30_000 })
-    const fetched = remote.service.handle.sqlite.prepare("select count(*) from call_logs where timestamp >= '2026-11-18T00:00:00.000Z'").pluck().get() as number
+    const fetched = remote.sqlite.prepare("select count(*) from call_logs where timestamp >= '2026-11-18T00:00:00.000Z'").pluck().get() as number
     const row = await page.getByTestId('pull-history').locator('tbody tr').first().innerText()
     expect(row).toContain(remote.url)
     expect(row).toMatch(new RegExp(`completed\\s+${fetched.toLocaleString("en-US")}\\s`, "i"))
     expect(await page.getByTestId('pull-details').innerText()).toContain(`${fetched.toLocaleString('en-US')} fetched in`)
     // What was pulled is in the store: the remote's newest line answers on this server's REST port.
-    const newest = remote.service.handle.sqlite.prepare('select id, timestamp from call_logs order by timestamp desc limit 1').get() as { id: string; timestamp: string }
+    const newest = remote.sqlite.prepare('select id, timestamp from call_logs order by timestamp desc limit 1').get() as { id: string; timestamp: string }
     const at = encodeURIComponent(newest.timestamp)
     const logs = (await (await fetch(`${server.url}/logs/calls?start_date=${at}&end_date=${at}`, { headers: { Authorization: `Bearer ${sessionToken}` } })).json()) as Array<{ id: string }>
     expect(logs.map((l) => l.id)).toContain(newest.id)
@@ -117,7 +117,7 @@ describe('data page in Chromium', () => {
     await page.keyboard.press('Escape')
     await page.getByTestId('pulled-documents').waitFor({ state: 'hidden' })
     // A pulled tenant's profile names the backend it came from.
-    const tenant = remote.service.handle.sqlite.prepare('select id from tenants order by name limit 1').pluck().get() as string
+    const tenant = remote.sqlite.prepare('select id from tenants order by name limit 1').pluck().get() as string
     await page.evaluate(`window.location.hash = '#/tenants/${tenant}'`)
     expect(await page.getByTestId('tenant-origin').innerText()).toMatch(new RegExp(`^pulled from ${remote.url.replace(/[.]/g, '\\.')} on \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2}:\\d{2} UTC$`))
     await screenshot(page, 'tenant-origin')

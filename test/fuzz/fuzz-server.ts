@@ -7,6 +7,7 @@ import { createHttpApp } from '../../src-main/server/http-app'
 import { createHostGuard } from '../../src-main/server/host-guard'
 import { startListener } from '../../src-main/server/listener'
 import { writeDemoTemplate } from '../helpers/demo-template'
+import { groundTruth } from '../helpers/ground-truth'
 
 /** Tokens of each role, and ids that exist in the demo store, so generated requests reach real rows. */
 export interface FuzzContext {
@@ -60,20 +61,21 @@ export async function startFuzzServer(options: { template?: string } = {}): Prom
 }
 
 async function contextOf(service: Service): Promise<FuzzContext> {
-  const sqlite = service.handle.sqlite
+  const sqlite = groundTruth(service.handle.path)
   const column = (sql: string) => sqlite.prepare(sql).pluck().all() as string[]
-  const tenants = column('select id from tenants order by id')
+  const ids = {
+    tenants: column('select id from tenants order by id'),
+    agents: column('select id from agents order by id'),
+    squads: column('select id from squads order by id'),
+    calls: column('select distinct call_id from call_logs where call_id is not null order by call_id limit 20'),
+    traces: column('select distinct trace_id from call_logs where trace_id is not null order by trace_id limit 20'),
+    sessions: column('select distinct session_id from call_logs where session_id is not null order by session_id limit 20'),
+  }
+  sqlite.close()
   const token = async (role: 'admin' | 'viewer' | 'tenant', tenantId?: string) =>
     (await service.tokens.create({ name: `fuzz ${role}`, role, tenantId })).token
   return {
-    tokens: { admin: await token('admin'), viewer: await token('viewer'), tenant: await token('tenant', tenants[0]), env: ENV_TOKEN },
-    ids: {
-      tenants,
-      agents: column('select id from agents order by id'),
-      squads: column('select id from squads order by id'),
-      calls: column('select distinct call_id from call_logs where call_id is not null order by call_id limit 20'),
-      traces: column('select distinct trace_id from call_logs where trace_id is not null order by trace_id limit 20'),
-      sessions: column('select distinct session_id from call_logs where session_id is not null order by session_id limit 20'),
-    },
+    tokens: { admin: await token('admin'), viewer: await token('viewer'), tenant: await token('tenant', ids.tenants[0]), env: ENV_TOKEN },
+    ids,
   }
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { seedDatabase, type SeedOptions } from '../../src-main/seed'
+import type { SeedOptions } from '../../src-main/seed'
 import { createService } from '../../src-main/service'
 
 declare module 'vitest' {
@@ -21,9 +21,10 @@ export const DEMO_SEED: SeedOptions = { scale: 'small', seed: 11, anchor: SEED_A
  */
 export async function writeDemoTemplate(dir: string): Promise<string> {
   const path = join(dir, 'demo-template.sqlite')
-  const service = await createService({ dbPath: path, seedNewDatabase: false })
+  // One thread, no reader pool: the template is written and closed before anything reads it.
+  const service = await createService({ dbPath: path, seedNewDatabase: false, readers: 0 })
   try {
-    seedDatabase(service.handle, DEMO_SEED)
+    await service.database.seed(DEMO_SEED)
     service.handle.sqlite.pragma('wal_checkpoint(TRUNCATE)')
   } finally {
     await service.close()

@@ -41,7 +41,7 @@ export const rows = {
   setting: (o: Record<string, unknown> = {}) => ({ key: 'http.port', value: '8787', updated_at: T, ...o }),
 }
 
-export function insert(handle: DatabaseHandle, table: string, row: Record<string, unknown>): void {
+export function insert(handle: Pick<DatabaseHandle, 'sqlite'>, table: string, row: Record<string, unknown>): void {
   const columns = Object.keys(row)
   handle.sqlite
     .prepare(`insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`)

@@ -1,12 +1,13 @@
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type BetterSqlite3 from 'better-sqlite3'
 import { inject } from 'vitest'
-import { seedDatabase } from '../../src-main/seed'
 import { createService, type Service } from '../../src-main/service'
 import { createHttpApp } from '../../src-main/server/http-app'
 import { createHostGuard } from '../../src-main/server/host-guard'
 import { startListener } from '../../src-main/server/listener'
 import { DEMO_SEED } from './demo-template'
+import { groundTruth } from './ground-truth'
 import { tempDir } from './temp-dir'
 
 export { SEED_ANCHOR } from './demo-template'
@@ -16,6 +17,8 @@ export interface TestServer {
   url: string
   port: number
   service: Service
+  /** The test's own connection to the server's store file (ground-truth.ts). */
+  sqlite: BetterSqlite3.Database
   /** fetch against the server with the admin token unless other headers are given. */
   get(path: string, init?: RequestInit): Promise<Response>
   close(): Promise<void>
@@ -32,17 +35,20 @@ export async function startTestServer(options: { seed?: boolean } = {}): Promise
   const template = options.seed === false ? undefined : inject('demoTemplate')
   if (template) copyFileSync(template, dbPath)
   const service = await createService({ dbPath, envToken: ADMIN_TOKEN, seedNewDatabase: false })
-  if (options.seed !== false && !template) seedDatabase(service.handle, DEMO_SEED)
+  if (options.seed !== false && !template) await service.database.seed(DEMO_SEED)
   const hostGuard = createHostGuard('127.0.0.1')
   const app = createHttpApp({ service, version: 'test', hostGuard, uiRoot: null })
   const listener = await startListener(app, { host: '127.0.0.1', port: 0, hostGuard })
+  const sqlite = groundTruth(dbPath)
   return {
     url: listener.url,
     port: listener.port,
     service,
+    sqlite,
     get: (path, init = {}) =>
       fetch(`${listener.url}${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.headers ?? {}) } }),
     async close() {
+      sqlite.close()
       await listener.close()
       await service.close()
     },

@@ -5,7 +5,7 @@ let server: TestServer
 let path: string
 beforeAll(async () => {
   server = await startTestServer()
-  path = `/tenants/${server.service.handle.sqlite.prepare('select id from tenants limit 1').pluck().get()}`
+  path = `/tenants/${server.sqlite.prepare('select id from tenants limit 1').pluck().get()}`
 })
 afterAll(async () => server.close())
 
@@ -50,7 +50,7 @@ describe('bearer authentication', () => {
     expect((await raw(path, auth)).status).toBe(200)
     // Moved into the past instead of waiting for it: created a day ago, expired a second ago.
     const now = Date.now()
-    server.service.handle.sqlite
+    server.sqlite
       .prepare('update api_tokens set created_at = ?, expires_at = ? where id = ?')
       .run(new Date(now - 86_400_000).toISOString(), new Date(now - 1000).toISOString(), record.id)
     const response = await raw(path, auth)

@@ -8,7 +8,7 @@ let server: TestServer
 let counts: () => string
 beforeAll(async () => {
   server = await startTestServer()
-  const db = server.service.handle.sqlite
+  const db = server.sqlite
   counts = () => JSON.stringify(db.prepare('select (select count(*) from tenants), (select count(*) from call_logs), (select count(*) from provider_credentials), (select count(*) from api_tokens)').raw().get())
 })
 afterAll(async () => server.close())

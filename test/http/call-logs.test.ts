@@ -7,7 +7,7 @@ let agentId: string
 let tenantId: string
 beforeAll(async () => {
   server = await startTestServer()
-  const row = server.service.handle.sqlite.prepare('select agent_id, tenant_id from call_logs where agent_id is not null group by agent_id order by count(*) desc limit 1').get() as { agent_id: string; tenant_id: string }
+  const row = server.sqlite.prepare('select agent_id, tenant_id from call_logs where agent_id is not null group by agent_id order by count(*) desc limit 1').get() as { agent_id: string; tenant_id: string }
   agentId = row.agent_id
   tenantId = row.tenant_id
 })
@@ -26,7 +26,7 @@ describe('GET /logs/calls', () => {
     const rows = await logs()
     expect(rows).toHaveLength(100)
     expect(newestFirst(rows)).toBe(true)
-    const expected = server.service.handle.sqlite.prepare('select id from call_logs order by timestamp desc, seq desc limit 100').pluck().all()
+    const expected = server.sqlite.prepare('select id from call_logs order by timestamp desc, seq desc limit 100').pluck().all()
     expect(rows.map((r) => r.id)).toEqual(expected)
     expect(Object.keys(rows[0]!).sort()).toEqual(
       ['agent_id', 'call_id', 'details', 'id', 'log_level', 'log_type', 'message', 'request_id', 'session_id', 'tenant_id', 'timestamp', 'trace_id', 'user_id'].sort(),
@@ -48,7 +48,7 @@ describe('GET /logs/calls', () => {
     const ranged = await logs(`?start_date=${start}&end_date=${end}&limit=1000`)
     expect(ranged.length).toBeGreaterThan(0)
     expect(ranged.every((r) => r.timestamp >= '2026-11-10T08:00:00.000Z' && r.timestamp <= '2026-11-12T20:00:00.000Z')).toBe(true)
-    const count = server.service.handle.sqlite
+    const count = server.sqlite
       .prepare("select count(*) from call_logs where timestamp between '2026-11-10T08:00:00.000Z' and '2026-11-12T20:00:00.000Z'")
       .pluck()
       .get() as number
@@ -93,7 +93,7 @@ describe('GET /export/call-logs.csv', () => {
   it('serves a stored formula-like message as a neutralised cell', async () => {
     const id = '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f'
     const message = '=HYPERLINK("http://x","click")'
-    insert(server.service.handle, 'call_logs', rows.callLog({ id, tenant_id: tenantId, message, details: '{"note":"@SUM(A1)"}', user_id: '-1', trace_id: 'csv-injection-check', timestamp: '2020-01-01T00:00:00.000Z' }))
+    insert(server, 'call_logs', rows.callLog({ id, tenant_id: tenantId, message, details: '{"note":"@SUM(A1)"}', user_id: '-1', trace_id: 'csv-injection-check', timestamp: '2020-01-01T00:00:00.000Z' }))
     try {
       const response = await server.get('/export/call-logs.csv?trace=csv-injection-check')
       expect(response.status).toBe(200)
@@ -103,7 +103,7 @@ describe('GET /export/call-logs.csv', () => {
       expect(line).toBe(`${id},${tenantId},call,info,"'=HYPERLINK(""http://x"",""click"")",2020-01-01T00:00:00.000Z,,,,"{""note"":""@SUM(A1)""}","'-1",csv-injection-check,`)
       expect(end).toBe('')
     } finally {
-      server.service.handle.sqlite.prepare('delete from call_logs where id = ?').run(id)
+      server.sqlite.prepare('delete from call_logs where id = ?').run(id)
     }
   })
 })

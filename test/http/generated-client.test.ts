@@ -14,7 +14,7 @@ let ids: { tenant: string; agent: string; squad: string }
 beforeAll(async () => {
   server = await startTestServer()
   client = createClient<paths>({ baseUrl: server.url, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
-  const db = server.service.handle.sqlite
+  const db = server.sqlite
   ids = {
     tenant: db.prepare('select id from tenants limit 1').pluck().get() as string,
     agent: db.prepare('select agent_id from conversations group by agent_id order by count(*) desc limit 1').pluck().get() as string,

@@ -86,7 +86,7 @@ let agentId: string
 let squadId: string
 beforeAll(async () => {
   server = await startTestServer()
-  const db = server.service.handle
+  const db = server
   insert(db, 'tenants', rows.tenant({ id: ID, name: 'Lax ids' }))
   insert(db, 'call_logs', rows.callLog({ id: '0e0e0e0e-0e0e-4e0e-8e0e-0e0e0e0e0e0e', tenant_id: ID, agent_id: ID }))
   agentId = db.sqlite.prepare('select agent_id from conversations limit 1').pluck().get() as string

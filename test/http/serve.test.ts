@@ -12,7 +12,7 @@ describe('callscope serve', () => {
     const server = await startServe(['--db', db])
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-      expect(server.banner).toContain(`Database: ${db} (new); ${availableParallelism()} reader thread`)
+      expect(server.banner).toContain(`Database: ${db} (new); writes on the writer thread, reads on ${availableParallelism()} reader thread`)
       expect(server.banner).toMatch(/Seeded demo data: 3 tenants/)
       const token = /Admin token \(shown once[^)]*\): (cs_\S+)/.exec(server.banner)?.[1]
       expect(token).toBeDefined()
@@ -46,7 +46,7 @@ describe('callscope serve', () => {
 
     const second = await startServe(['--db', db, '--readers', '0'])
     try {
-      expect(second.banner).toContain(`Database: ${db}; reads on the main thread`)
+      expect(second.banner).toContain(`Database: ${db}; every query on the main thread`)
       expect(await fetch(`${second.url}/healthz`).then((r) => r.status)).toBe(200)
       expect(second.banner).not.toContain('(new)')
       expect(second.banner).not.toMatch(/Admin token \(shown once/)

@@ -8,7 +8,7 @@ let total: number
 beforeAll(async () => {
   server = await startTestServer()
   // The agent with the most sessions, so pagination has pages.
-  const row = server.service.handle.sqlite
+  const row = server.sqlite
     .prepare('select a.id, a.tenant_id, count(*) n from conversations c join agents a on a.id = c.agent_id group by a.id order by n desc limit 1')
     .get() as { id: string; tenant_id: string; n: number }
   agentId = row.id
@@ -30,7 +30,7 @@ describe('GET /agents/{agent_id}/sessions', () => {
     expect(total).toBeGreaterThan(100)
     expect(body).toMatchObject({ total, limit: 20, offset: 0 })
     expect(body.sessions).toHaveLength(20)
-    const expected = server.service.handle.sqlite
+    const expected = server.sqlite
       .prepare('select id from conversations where agent_id = ? order by created_at desc, id desc limit 20')
       .pluck()
       .all(agentId)
@@ -40,7 +40,7 @@ describe('GET /agents/{agent_id}/sessions', () => {
 
   it('counts messages and previews the last non-empty one, cut to 120 characters', async () => {
     const { sessions } = await page('?limit=50')
-    const db = server.service.handle.sqlite
+    const db = server.sqlite
     for (const s of sessions) {
       expect(s.message_count).toBe(db.prepare('select count(*) from messages where conversation_id = ?').pluck().get(s.conversation_id))
       const last = (db.prepare("select content from messages where conversation_id = ? and content <> '' order by position desc limit 1").pluck().get(s.conversation_id) as string | undefined) ?? ''
@@ -97,7 +97,7 @@ describe('GET /agents/{agent_id}/sessions', () => {
   it("shows a tenant token its own agents' sessions and hides other tenants' agents", async () => {
     const own = await tokenFor(server, 'tenant', agentTenant)
     expect((await server.get(`/agents/${agentId}/sessions`, { headers: bearer(own) })).status).toBe(200)
-    const otherTenant = server.service.handle.sqlite.prepare('select id from tenants where id <> ? limit 1').pluck().get(agentTenant) as string
+    const otherTenant = server.sqlite.prepare('select id from tenants where id <> ? limit 1').pluck().get(agentTenant) as string
     const other = await tokenFor(server, 'tenant', otherTenant)
     expect((await server.get(`/agents/${agentId}/sessions`, { headers: bearer(other) })).status).toBe(404)
   })

@@ -5,7 +5,7 @@ let server: TestServer
 let tenants: Array<{ id: string; name: string }>
 beforeAll(async () => {
   server = await startTestServer()
-  tenants = server.service.handle.sqlite.prepare('select id, name from tenants order by name').all() as typeof tenants
+  tenants = server.sqlite.prepare('select id, name from tenants order by name').all() as typeof tenants
 })
 afterAll(async () => server.close())
 
@@ -24,7 +24,7 @@ describe('GET /tenants/{tenant_id}', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
     const body = (await response.json()) as Record<string, unknown>
     expect(Object.keys(body).sort()).toEqual([...SPEC_FIELDS].sort())
-    const row = server.service.handle.sqlite.prepare('select * from tenants where id = ?').get(tenant.id) as Record<string, unknown>
+    const row = server.sqlite.prepare('select * from tenants where id = ?').get(tenant.id) as Record<string, unknown>
     expect(body).toMatchObject({
       id: tenant.id,
       name: tenant.name,

@@ -3,7 +3,9 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createReadPool } from '../../src-main/db/read-pool'
-import { openDatabase } from '../../src-main/db/connection'
+import { openDatabase, openStore } from '../../src-main/db/connection'
+import { migrateToLatest } from '../../src-main/db/migrate'
+import { seedJob } from '../../src-main/modules/database/database.write-jobs'
 import { tempDir } from '../helpers/temp-dir'
 import { CONTENT_SECURITY_POLICY } from '../../src-main/desktop/content-security-policy'
 import { parseInWorker } from '../../src-main/modules/imports/parse-in-worker'
@@ -51,6 +53,30 @@ describe('the bundled read worker', () => {
     } finally {
       await pool.close()
       await writer.close()
+    }
+  })
+})
+
+describe('the bundled writer worker', () => {
+  it('migrates, seeds and writes from out/main/writer-worker.js, where the bundled main process looks for it', async () => {
+    const worker = join(OUT, 'main/writer-worker.js')
+    expect(existsSync(worker), 'build first: npm run build').toBe(true)
+    // service.ts resolves './writer-worker.js' against the bundle that holds it: index.js, beside the worker.
+    expect(readFileSync(join(OUT, 'main/index.js'), 'utf8')).toContain('"./writer-worker.js"')
+
+    const handle = await openStore({ path: join(tempDir(), 'store.sqlite'), readers: 1, writerEntry: pathToFileURL(worker) })
+    try {
+      expect(handle.writer.threaded).toBe(true)
+      await migrateToLatest(handle.db)
+      const seeded = await handle.writer.run(seedJob, { scale: 'small', seed: 3, anchor: Date.parse('2026-11-20T12:00:00Z') })
+      const { n } = await handle.db.selectFrom('call_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+      expect(Number(n)).toBe(seeded.callLogs)
+      // A job the bundle does not know is refused by name, not by a crash of the thread.
+      await expect(handle.writer.run({ name: 'no.such.job', run: () => null }, {})).rejects.toThrow('Unknown write job no.such.job')
+      await handle.db.insertInto('settings').values({ key: 'bundled', value: '"yes"', updated_at: new Date().toISOString() }).execute()
+      expect(await handle.db.selectFrom('settings').select('value').where('key', '=', 'bundled').executeTakeFirst()).toEqual({ value: '"yes"' })
+    } finally {
+      await handle.close()
     }
   })
 })

@@ -17,7 +17,7 @@ describe('callscope pull', () => {
     const result = await runCliAsync(['pull', '--base-url', remote.url, '--since', '2026-11-15', '--rate', '200', '--db', db], { CALLSCOPE_REMOTE_TOKEN: ADMIN_TOKEN })
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
-    const logs = remote.service.handle.sqlite.prepare("select count(*) from call_logs where timestamp >= '2026-11-15T00:00:00.000Z'").pluck().get() as number
+    const logs = remote.sqlite.prepare("select count(*) from call_logs where timestamp >= '2026-11-15T00:00:00.000Z'").pluck().get() as number
     expect(result.stdout).toContain(`Pulled ${remote.url} in `)
     expect(result.stdout).toContain(`call logs        ${logs.toLocaleString('en-US')} fetched since 2026-11-15T00:00:00.000Z`)
     expect(result.stdout).toMatch(/tenants {10}3 fetched/)

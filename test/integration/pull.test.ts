@@ -1,9 +1,11 @@
 import { join } from 'node:path'
+import type BetterSqlite3 from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createService, type Service } from '../../src-main/service'
 import { createAppRouter } from '../../src-main/server/app-router'
 import { createCallerFactory } from '../../src-main/kit/trpc'
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy'
+import { groundTruth } from '../helpers/ground-truth'
 import { tempDir } from '../helpers/temp-dir'
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
 
@@ -14,9 +16,11 @@ const QUICK = { rate: 1000, backoffMs: 5, retries: 2 }
 let remote: TestServer
 let proxy: FaultProxy
 let local: Service
+/** The test's own connection to the local store (the service's writer is on its own thread). */
+let localTruth: BetterSqlite3.Database
 
-const remoteRows = (query: string, ...params: unknown[]) => remote.service.handle.sqlite.prepare(query).all(...params)
-const localRows = (query: string, ...params: unknown[]) => local.handle.sqlite.prepare(query).all(...params)
+const remoteRows = (query: string, ...params: unknown[]) => remote.sqlite.prepare(query).all(...params)
+const localRows = (query: string, ...params: unknown[]) => localTruth.prepare(query).all(...params)
 const count = (rows: unknown[]) => rows.length
 const admin = { role: 'admin', tenantId: null, tokenId: null } as const
 const LOG_COLUMNS = 'id, tenant_id, log_type, log_level, message, timestamp, agent_id, session_id, call_id, user_id, trace_id, request_id, details'
@@ -32,10 +36,12 @@ afterAll(async () => {
 
 const freshLocal = async () => {
   local = await createService({ dbPath: join(tempDir(), 'local.sqlite'), seedNewDatabase: false })
+  localTruth = groundTruth(local.handle.path)
 }
 afterEach(async () => {
   proxy.setFault(() => undefined)
   proxy.requests.length = 0
+  localTruth?.close()
   await local?.close()
 })
 

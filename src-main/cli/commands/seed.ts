@@ -20,7 +20,7 @@ export function registerSeed(program: Command): void {
           ? new SingleBar({ format: 'Seeding [{bar}] {percentage}% | {value}/{total} call logs | {duration}s', hideCursor: true })
           : null
         let started = false
-        const result = service.database.seed({
+        const result = await service.database.seed({
           scale: opts.scale,
           seed: opts.seed,
           anchor: opts.anchor ?? floorToHour(Date.now()),

@@ -12,7 +12,7 @@ export function registerServe(program: Command): void {
     .option('-H, --host <address>', 'address to bind; loopback unless you mean to expose it', DEFAULT_HTTP_HOST)
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
     .addOption(new Option('--no-seed', 'leave a new database empty instead of adding demo data'))
-    .option('--readers <n>', 'reader threads for database reads (default: one per core; 0 reads on the main thread)', parseNonNegativeInt)
+    .option('--readers <n>', 'reader threads for database reads, beside one writer thread (default: one per core; 0 runs every query on the main thread)', parseNonNegativeInt)
     .action(async (opts: { port: number; host: string; db?: string; seed: boolean; readers?: number }) => {
       const log = (line: string) => process.stdout.write(`${line}\n`)
       // Loaded on use, so --help and usage errors answer without loading the whole service.

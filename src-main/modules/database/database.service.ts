@@ -1,9 +1,10 @@
 import { existsSync, statSync } from 'node:fs'
 import type { DatabaseHandle } from '../../db/connection'
 import { type SchemaVersion, schemaVersion } from '../../db/migrate'
-import { type SeedOptions, type SeedResult, seedDatabase } from '../../seed'
+import type { SeedOptions, SeedResult } from '../../seed'
 import { countRows, type TableCounts } from './database.repo'
-import { type SnapshotOptions, type SnapshotResult, writeSnapshot } from './snapshot-pack'
+import { seedJob, snapshotJob } from './database.write-jobs'
+import type { SnapshotOptions, SnapshotResult } from './snapshot-pack'
 
 export interface DatabaseInfo {
   path: string
@@ -27,8 +28,8 @@ export function createDatabaseService(handle: DatabaseHandle) {
     /** The database file (or `:memory:`). */
     path: handle.path,
     /** Deterministic demo data (`callscope seed`, File → New demo database). */
-    seed(options: SeedOptions): SeedResult {
-      return seedDatabase(handle, options)
+    seed({ onProgress, ...options }: SeedOptions): Promise<SeedResult> {
+      return handle.writer.run(seedJob, options, onProgress as (value: unknown) => void)
     },
     /**
      * A consistent copy of the whole store in one file, a demo pack (`callscope snapshot`, File →
@@ -36,7 +37,7 @@ export function createDatabaseService(handle: DatabaseHandle) {
      * `redact` (snapshot-pack.ts).
      */
     snapshot(file: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
-      return writeSnapshot(handle, file, options)
+      return handle.writer.run(snapshotJob, { file, options })
     },
     async info(): Promise<DatabaseInfo> {
       const sizeBytes = handle.path === ':memory:' ? null : fileSize(handle.path)

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
-import type { DatabaseHandle } from '../../db/connection'
+import type { WriteContext } from '../../db/write-job'
 import { clearSnapshotTarget, openScratchCopy, removeDatabaseFiles, type ScratchCopy, scratchPathFor, vacuumInto } from '../../db/snapshot'
 import { agentAndTenantNames, deleteSecretRows, deleteSettings, pullSources, refreshStatistics, renameSource } from './pack.repo'
 import { notPeopleFrom } from './person-names'
@@ -67,7 +67,7 @@ function originMentions(source: string, standIn: string): Array<[string, string]
  * on a working copy beside FILE, which is then written into FILE with VACUUM INTO: pages that
  * held removed data are not carried over, and the working copy is deleted whatever happens.
  */
-export async function writeSnapshot(handle: DatabaseHandle, file: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
+export async function writeSnapshot(handle: Pick<WriteContext, 'sqlite' | 'path' | 'nativeBinding'>, file: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
   // --force onto the store itself would delete it before copying it.
   if (handle.path !== ':memory:' && resolve(file) === resolve(handle.path)) throw new Error(`${file} is the database being copied`)
   clearSnapshotTarget(file, options.overwrite ?? false)

@@ -35,7 +35,7 @@ let imports: ReturnType<typeof createImportsService>
 let logs: ReturnType<typeof createCallLogsService>
 beforeEach(async () => {
   handle = await migratedDb()
-  imports = createImportsService(handle.db, handle.sqlite)
+  imports = createImportsService(handle.db, handle.writer)
   logs = createCallLogsService(handle.db)
 })
 afterEach(() => handle.close())
@@ -176,7 +176,7 @@ describe('importing CSV', () => {
 
     const copy = await migratedDb()
     try {
-      const report = await createImportsService(copy.db, copy.sqlite).importCallLogs(Readable.from([Buffer.from(csv)]), { source: 'export.csv', format: 'csv', parser })
+      const report = await createImportsService(copy.db, copy.writer).importCallLogs(Readable.from([Buffer.from(csv)]), { source: 'export.csv', format: 'csv', parser })
       expect(report).toMatchObject({ status: 'completed', inserted: FORMULAS.length, invalid: 0 })
       const ndjson = (service: ReturnType<typeof createCallLogsService>) => new Response(service.exportStream(admin, all, 'ndjson')).text()
       const copied = await ndjson(createCallLogsService(copy.db))

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { Transform, type Readable } from 'node:stream'
-import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
-import { beginBulkLoad, countCallLogs, prepareCallLogInsert } from '../call-logs/call-logs.write.repo'
+import type { RunJob, StoreWriter } from '../../db/store-writer'
+import { countCallLogs } from '../call-logs/call-logs.write.repo'
 import { createRunLifecycle } from '../runs/run-lifecycle'
 import type { ImportFormat } from './import-format'
 import { type ImportReport, toReport } from './import-report'
-import { createImportWriter } from './import-writer'
+import type { ImportEnd } from './import-sink'
 import * as repo from './imports.repo'
 import { parseInWorker } from './parse-in-worker'
-import { parsedBatches } from './parsed-batches'
+import { type ParsedBatch, parsedBatches } from './parsed-batches'
+import { ImportFormatError } from './record-readers'
+import { endImportJob, openImportJob, writeImportJob } from './imports.write-jobs'
 
 export { MAX_REPORTED_ERRORS, type ImportError, type ImportReport } from './import-report'
 
@@ -96,13 +98,42 @@ function countingBytes(input: Readable): { stream: Readable; bytesRead: () => nu
   return { stream: counter, bytesRead: () => bytesRead }
 }
 
+interface ImportWrite {
+  row: repo.ImportRow
+  bulk: boolean
+  batchSize: number
+  batches: AsyncIterable<ParsedBatch>
+  bytesRead: () => number
+  onProgress?: (report: ImportReport) => void
+}
+
+/**
+ * Sends each parsed batch to the import's sink on the writing connection (imports.write-jobs.ts)
+ * and ends it: completed, or failed with why (the file could not be read on, the store refused).
+ */
+async function writeImport(run: RunJob, w: ImportWrite): Promise<ImportEnd> {
+  const { row } = w
+  await run(openImportJob, { row, bulk: w.bulk, batchSize: w.batchSize })
+  let readFailure: string | null = null
+  try {
+    for await (const batch of w.batches) {
+      const { progress, failed } = await run(writeImportJob, { id: row.id, batch, bytesRead: w.bytesRead() })
+      if (progress) w.onProgress?.(toReport({ ...row, ...progress }))
+      if (failed) break
+    }
+  } catch (error) {
+    readFailure = error instanceof ImportFormatError ? error.message : `could not read the file: ${(error as Error).message}`
+  }
+  return run(endImportJob, { id: row.id, readFailure, bytesRead: w.bytesRead() })
+}
+
 /** Where the records are parsed (see ImportOptions.parser). */
 function parserFor(options: ImportOptions): typeof parsedBatches {
   const small = options.bytesTotal != null && options.bytesTotal < WORKER_THRESHOLD_BYTES
   return options.parser === 'thread' || (options.parser !== 'worker' && small) ? parsedBatches : parseInWorker
 }
 
-export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
+export function createImportsService(db: Kysely<Database>, writer: StoreWriter) {
   const runs = createRunLifecycle(db, 'imports', 'Import', toReport)
 
   async function loadsInBulk(options: ImportOptions): Promise<boolean> {
@@ -122,19 +153,20 @@ export function createImportsService(db: Kysely<Database>, sqlite: BetterSqlite3
       const started = performance.now()
       const row = newImportRow(options)
       await repo.insertImport(db, row)
-      const insert = prepareCallLogInsert(db, sqlite, { import_id: row.id })
-      const saveProgress = repo.prepareProgressUpdate(db, sqlite)
       const counted = countingBytes(input)
-      const load = (await loadsInBulk(options)) ? beginBulkLoad(sqlite) : null
+      const bulk = await loadsInBulk(options)
       const batchSize = options.batchSize ?? 20_000
-      const writer = createImportWriter({ sqlite, row, insert, saveProgress, load, batchSize, bytesRead: counted.bytesRead, onProgress: options.onProgress })
-      await writer.writeAll(parserFor(options)(counted.stream, options.format, Math.min(PARSE_BATCH, batchSize)))
-      const end = { ...writer.progress(), status: row.status, failure: row.failure, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
+      const batches = parserFor(options)(counted.stream, options.format, Math.min(PARSE_BATCH, batchSize))
+      const write = (run: RunJob) => writeImport(run, { row, bulk, batchSize, batches, bytesRead: counted.bytesRead, onProgress: options.onProgress })
+      // A bulk load is one transaction from the first job to the last: nothing else may write in
+      // between. Batches commit one job at a time, and other writes take turns with them.
+      const ended = bulk ? await writer.exclusive(write) : await write((job, args) => writer.run(job, args))
+      const end = { ...ended, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
       Object.assign(row, end)
       await repo.finishImport(db, row.id, end)
       const report = toReport(row)
       options.onProgress?.(report)
-      return { ...report, bulk: load !== null }
+      return { ...report, bulk }
     },
 
     list: (limit = 50): Promise<ImportReport[]> => runs.list(limit),

@@ -1,7 +1,7 @@
 import { UUID_PATTERN } from '../../../src-shared/schemas/pull'
 import type { NewCallLog } from '../../db/schema'
 import { checkCallLog } from '../call-logs/call-log-record'
-import { type CallLogInsert, prepareCallLogInsert, storeCallLogs } from '../call-logs/call-logs.write.repo'
+import { storeCallLogsJob } from '../call-logs/call-logs.write-jobs'
 import { CALL_LOG_PAGE_LIMIT, walkCallLogWindows } from './call-log-windows'
 import { iso, type PullRun } from './pull-run'
 import * as repo from './pulls.repo'
@@ -47,9 +47,9 @@ function checkWindow(run: PullRun, records: unknown[]): Accepted[] {
  * Stores a window's records in one transaction (call-logs.write.repo storeCallLogs) and counts
  * them; what they made known (tenants, agents, squads) is returned for the later steps.
  */
-function storeWindow(run: PullRun, insert: CallLogInsert, records: unknown[]): Map<string, string | null> {
+async function storeWindow(run: PullRun, records: unknown[]): Promise<Map<string, string | null>> {
   const accepted = checkWindow(run, records)
-  const stored = storeCallLogs(run.sqlite, insert, accepted.map((a) => a.row))
+  const stored = await run.writer.run(storeCallLogsJob, { origin: { pull_id: run.row.id }, rows: accepted.map((a) => a.row) })
   for (const isNew of stored) {
     if (isNew) run.counts.callLogs.inserted++
     else run.counts.callLogs.duplicates++
@@ -71,7 +71,6 @@ async function fetchWindow(run: PullRun, start: number, end: number): Promise<un
  */
 export async function pullCallLogs(run: PullRun): Promise<void> {
   const { db, source, row, counts } = run
-  const insert = prepareCallLogInsert(db, run.sqlite, { pull_id: row.id })
   const key = `call_logs:${run.tenantId ?? '*'}`
   const saved = await repo.getCursor(db, source, key)
   const cover = saved ? (JSON.parse(saved) as { from: string; to: string }) : null
@@ -89,7 +88,7 @@ export async function pullCallLogs(run: PullRun): Promise<void> {
       counts.callLogs.windows++
       counts.callLogs.fetched += window.records.length
       if (window.saturated) run.problem('call logs', `more than ${CALL_LOG_PAGE_LIMIT} records at ${iso(window.start)}: only ${CALL_LOG_PAGE_LIMIT} could be fetched`)
-      const discovered = storeWindow(run, insert, window.records)
+      const discovered = await storeWindow(run, window.records)
       const at = new Date().toISOString()
       await repo.addCursors(db, source, [...discovered].map(([k, tenant]) => ({ key: k, value: JSON.stringify({ tenantId: tenant, completedAt: null }) })), at)
       await repo.setCursor(db, source, key, JSON.stringify({ from: coverFrom, to: iso(window.end) }), at)

@@ -1,6 +1,6 @@
-import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
+import type { StoreWriter } from '../../db/store-writer'
 import { MAX_REPORTED_PULL_ERRORS, emptyCounts, toReport, type PullCounts, type PullProblem, type PullReport } from './pull-report'
 import * as repo from './pulls.repo'
 import { createRemoteClient, type RemoteClient } from './remote-client'
@@ -34,7 +34,8 @@ const readState = (value: string): StepState => ({ tenantId: null, completedAt: 
 /** One pull under way, as its steps see it: where it pulls from, what it counted, how to record that. */
 export interface PullRun {
   db: Kysely<Database>
-  sqlite: BetterSqlite3.Database
+  /** The store's writing connection, for the call logs' write job. */
+  writer: StoreWriter
   /** The pull's record, kept up to date with its requests, counts and errors. */
   row: repo.PullRow
   options: PullOptions
@@ -61,7 +62,7 @@ export interface PullRun {
 /** Sets up the run of a recorded pull: its remote client (counting requests on the row) and where it may resume. */
 export async function openPullRun(
   db: Kysely<Database>,
-  sqlite: BetterSqlite3.Database,
+  writer: StoreWriter,
   row: repo.PullRow,
   options: PullOptions,
   signal: AbortSignal,
@@ -93,7 +94,7 @@ export async function openPullRun(
   const mark = await repo.resumeMark(db, source, row.id)
 
   return {
-    db, sqlite, row, options, source, tenantId, counts, client, progress,
+    db, writer, row, options, source, tenantId, counts, client, progress,
     problem(step, reason) {
       if (errors.length < MAX_REPORTED_PULL_ERRORS) errors.push({ step, reason })
     },

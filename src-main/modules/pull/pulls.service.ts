@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { parseInstant } from '../../../src-shared/schemas/params'
 import { type pulledDocumentsQuerySchema, UUID_PATTERN } from '../../../src-shared/schemas/pull'
 import type { z } from '../../../src-shared/schemas/zod'
 import type { Database, PulledKind } from '../../db/schema'
+import type { StoreWriter } from '../../db/store-writer'
 import { InvalidInputError } from '../../kit/errors'
 import { createRunLifecycle } from '../runs/run-lifecycle'
 import { pullCallLogs } from './pull-call-logs'
@@ -80,13 +80,13 @@ async function pullSteps(run: PullRun): Promise<void> {
 /** Runs the steps; whatever stops them is recorded as the pull's end, and the report returned. */
 async function runPull(
   db: Kysely<Database>,
-  sqlite: BetterSqlite3.Database,
+  writer: StoreWriter,
   row: repo.PullRow,
   options: PullOptions,
   signal: AbortSignal,
 ): Promise<PullReport> {
   const started = performance.now()
-  const pull = await openPullRun(db, sqlite, row, options, signal)
+  const pull = await openPullRun(db, writer, row, options, signal)
   try {
     await pullSteps(pull)
     row.status = 'completed'
@@ -103,7 +103,7 @@ async function runPull(
   return report
 }
 
-export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
+export function createPullsService(db: Kysely<Database>, writer: StoreWriter) {
   const running = new Map<string, { controller: AbortController; done: Promise<PullReport> }>()
   const runs = createRunLifecycle(db, 'pulls', 'Pull', toReport)
 
@@ -112,7 +112,7 @@ export function createPullsService(db: Kysely<Database>, sqlite: BetterSqlite3.D
     const row = newPullRow(options)
     await repo.insertPull(db, row)
     const controller = new AbortController()
-    const done = runPull(db, sqlite, row, options, controller.signal).finally(() => running.delete(row.id))
+    const done = runPull(db, writer, row, options, controller.signal).finally(() => running.delete(row.id))
     running.set(row.id, { controller, done })
     return { id: row.id, done }
   }
