@@ -4,18 +4,18 @@
  * beside its floor: the same SQL run directly on better-sqlite3 in this process, in the same run.
  * Writes docs/benchmarks.md.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { runCli, startServe } from '../test/helpers/cli'
 import { type ConsoleTimings, SEARCH_WORDS, timeConsole } from './console'
 import { floorOf, type Floor } from './floor'
-import { benchImport, writeSample } from './import'
+import { benchImport } from './import'
 import { loadTest, type LoadResult } from './load'
 import { scenarios } from './scenarios'
 import { sectionOf } from './report-sections'
 import { soak, soakPaths, type SoakResult } from './soak'
-import { longOperations, measureResponsiveness, type ResponsivenessRow } from './responsiveness'
+import { responsivenessSection } from './responsiveness-section'
 import { BENCH_SQUAD, buildSquadFixture } from './squad-fixture'
 
 const root = join(import.meta.dirname, '..')
@@ -62,9 +62,7 @@ async function main() {
     await server.stop()
   }
 
-  console.log('Responsiveness: /healthz every 20 ms while one long operation runs…')
-  const responsivenessBefore = await responsivenessRows(dbPath, 0)
-  const responsiveness = await responsivenessRows(dbPath)
+  const responsiveness = await responsivenessSection(dbPath, dataDir, TOKEN)
 
   // Squad analytics: one squad with 100,000 sessions in the default 30-day period, without and
   // with 50,000 older sessions of the same squad.
@@ -132,22 +130,7 @@ serve process sampled every 500 ms; the bound is ${SOAK_RSS_BOUND_MIB} MiB (64 M
 |---:|---:|---:|---:|---:|---:|---:|---:|---|
 | ${soaked.requests.toLocaleString('en-US')} | ${soaked.requestsPerSecond.toFixed(0)} | ${soaked.p50.toFixed(0)} | ${soaked.p99.toFixed(0)} | ${soaked.errors} | ${soaked.rssBeforeMiB.toFixed(0)} | ${soaked.rssPeakMiB.toFixed(0)} | ${soaked.rssAfterMiB.toFixed(0)} | ${soaked.rssPeakMiB <= SOAK_RSS_BOUND_MIB && soaked.errors === 0 ? 'yes' : '**no**'} |
 
-## Responsiveness
-
-While one long operation runs on the server (a copy of the large dataset), a probe sends \`GET /healthz\` every
-20 ms on its own keep-alive connection (bench/responsiveness.ts). A probe's time is how long the server kept
-a trivial request waiting. Issue 19's aim: longest wait ≤ 50 ms, p99 ≤ 20 ms. Each operation runs twice in this
-run: "before" with \`serve --readers 0\` (every query on the main thread, as before issue 19), "now" with the
-default reader threads. Writes (the import) still run on the main thread in both.
-
-| running | | its time ms | probes | probe p50 ms | probe p99 ms | longest wait ms | probe connections reset |
-|---|---|---:|---:|---:|---:|---:|---:|
-${responsiveness.map((r, i) => [responsivenessBefore[i]!, r].map((x, j) => `| ${j === 0 ? x.name : ''} | ${j === 0 ? 'before' : 'now'} | ${x.operationMs.toFixed(0)} | ${x.probes} | ${x.probeP50.toFixed(1)} | ${x.probeP99.toFixed(1)} | ${x.longestWait.toFixed(1)} | ${x.resets} |`).join('\n')).join('\n')}
-
-A reset probe connection is the blocked main thread's other cost: after a long block Node's keep-alive timer
-of the probe's connection fires before the request waiting on it is read, and the client sees ECONNRESET
-(the probe then retries on a new connection; its wait counts from the first send).
-
+${responsiveness}
 ## Squad analytics
 
 \`GET /squads/{squad_id}/analytics\` (default period: the last 30 days) for one squad with 100,000 sessions, all
@@ -213,27 +196,6 @@ ${cases.map((c) => `- **${c.name}**: \`GET ${c.path.replace(/agent_id=[0-9a-f-]+
   const reportPath = join(root, 'docs', 'benchmarks.md')
   writeFileSync(reportPath, report + keptSections(reportPath))
   console.log(report)
-}
-
-/** Each long operation on a copy of the large dataset (the import writes), with the probe beside it. */
-async function responsivenessRows(largeDb: string, readers?: number): Promise<ResponsivenessRow[]> {
-  const copy = join(dataDir, 'responsiveness.sqlite')
-  const importFile = join(dataDir, 'responsiveness-50k.ndjson')
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true })
-  copyFileSync(largeDb, copy)
-  writeSample(largeDb, importFile, 50_000)
-  const server = await startServe(['--db', copy, '--no-seed', ...(readers === undefined ? [] : ['--readers', String(readers)])], { CALLSCOPE_TOKEN: TOKEN })
-  const rows: ResponsivenessRow[] = []
-  try {
-    for (const operation of longOperations(importFile)) {
-      console.log(`  ${operation.name}`)
-      rows.push(await measureResponsiveness(server.url, TOKEN, operation))
-    }
-  } finally {
-    await server.stop()
-    for (const file of [copy, `${copy}-wal`, `${copy}-shm`, importFile]) rmSync(file, { force: true })
-  }
-  return rows
 }
 
 /** Sections other commands write into the same file (`npm run bench:readers`, `npm run fuzz`), kept as they are. */

@@ -1,0 +1,59 @@
+/**
+ * The "## Responsiveness" section of docs/benchmarks.md: each long operation of
+ * bench/responsiveness.ts on a copy of the large dataset, once with `serve --readers 0` (every
+ * query on the main thread, as before issue 19) and once as `serve` runs by default (a writer
+ * thread and one reader per core). `npm run bench` writes it; `npm run bench:responsiveness`
+ * (bench/responsiveness-run.ts) writes it alone.
+ */
+import { copyFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { startServe } from '../test/helpers/cli'
+import { writeSample } from './import'
+import { longOperations, measureResponsiveness, type ResponsivenessRow } from './responsiveness'
+
+/** Each long operation on a copy of the large dataset (the import writes), with the probe beside it. */
+async function responsivenessRows(largeDb: string, dataDir: string, token: string, readers?: number): Promise<ResponsivenessRow[]> {
+  const copy = join(dataDir, 'responsiveness.sqlite')
+  const importFile = join(dataDir, 'responsiveness-50k.ndjson')
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true })
+  copyFileSync(largeDb, copy)
+  writeSample(largeDb, importFile, 50_000)
+  const server = await startServe(['--db', copy, '--no-seed', ...(readers === undefined ? [] : ['--readers', String(readers)])], { CALLSCOPE_TOKEN: token })
+  const rows: ResponsivenessRow[] = []
+  try {
+    for (const operation of longOperations(importFile)) {
+      console.log(`  ${operation.name}`)
+      rows.push(await measureResponsiveness(server.url, token, operation))
+    }
+  } finally {
+    await server.stop()
+    for (const file of [copy, `${copy}-wal`, `${copy}-shm`, importFile]) rmSync(file, { force: true })
+  }
+  return rows
+}
+
+const row = (x: ResponsivenessRow, name: string, when: string) =>
+  `| ${name} | ${when} | ${x.operationMs.toFixed(0)} | ${x.probes} | ${x.probeP50.toFixed(1)} | ${x.probeP99.toFixed(1)} | ${x.longestWait.toFixed(1)} | ${x.resets} | ${x.longestWait <= 50 && x.probeP99 <= 20 ? 'yes' : '**no**'} |`
+
+export async function responsivenessSection(largeDb: string, dataDir: string, token: string): Promise<string> {
+  console.log('Responsiveness: /healthz every 20 ms while one long operation runs…')
+  const before = await responsivenessRows(largeDb, dataDir, token, 0)
+  const now = await responsivenessRows(largeDb, dataDir, token)
+  return `## Responsiveness
+
+While one long operation runs on the server (a copy of the large dataset), a probe sends \`GET /healthz\` every
+20 ms on its own keep-alive connection (bench/responsiveness.ts). A probe's time is how long the server kept
+a trivial request waiting. Issue 19's aim: longest wait ≤ 50 ms, p99 ≤ 20 ms. Each operation runs twice in this
+run: "before" with \`serve --readers 0\` (every query on the main thread, as before issue 19), "now" as \`serve\`
+runs by default: writes on the writer thread, reads on one reader thread per core, no SQL on the main thread.
+Written by \`npm run bench\` or, alone, \`npm run bench:responsiveness\` (${new Date().toISOString().slice(0, 10)}).
+
+| running | | its time ms | probes | probe p50 ms | probe p99 ms | longest wait ms | probe connections reset | within the aim |
+|---|---|---:|---:|---:|---:|---:|---:|---|
+${now.map((r, i) => [row(before[i]!, r.name, 'before'), row(r, '', 'now')].join('\n')).join('\n')}
+
+A reset probe connection is the blocked main thread's other cost: after a long block Node's keep-alive timer
+of the probe's connection fires before the request waiting on it is read, and the client sees ECONNRESET
+(the probe then retries on a new connection; its wait counts from the first send).
+`
+}
