@@ -7,6 +7,7 @@ import { CALL_LOG_COLUMNS, callLogValues } from '../src-main/modules/call-logs/c
 import { prepareInsert, withIndexesDeferred, withRollbackJournal } from '../src-main/db/bulk-insert'
 import { beginBulkLoad, prepareCallLogInsert, withCheckConstraintsOff } from '../src-main/modules/call-logs/call-logs.write.repo'
 import { parseInWorker } from '../src-main/modules/imports/parse-in-worker'
+import { unpackBatch } from '../src-main/modules/imports/parsed-batches'
 import { createService } from '../src-main/service'
 import { runCli } from '../test/helpers/cli'
 
@@ -116,7 +117,7 @@ async function storeCeiling(file: string, db: string): Promise<number> {
 async function parserFloor(file: string, records: number): Promise<number> {
   const started = performance.now()
   let rows = 0
-  for await (const batch of parseInWorker(createReadStream(file), 'ndjson', 2000)) rows += batch.rows.length
+  for await (const batch of parseInWorker(createReadStream(file), 'ndjson', 2000)) rows += unpackBatch(batch).rows.length
   if (rows !== records) throw new Error(`parsed ${rows} of ${records} records`)
   return Math.round(records / ((performance.now() - started) / 1000))
 }

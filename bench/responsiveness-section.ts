@@ -21,7 +21,8 @@ async function responsivenessRows(largeDb: string, dataDir: string, token: strin
   const server = await startServe(['--db', copy, '--no-seed', ...(readers === undefined ? [] : ['--readers', String(readers)])], { CALLSCOPE_TOKEN: token })
   const rows: ResponsivenessRow[] = []
   try {
-    for (const operation of longOperations(importFile)) {
+    // BENCH_ONLY=<words> runs only the operations whose name holds them (while working on one).
+    for (const operation of longOperations(importFile).filter((o) => o.name.includes(process.env.BENCH_ONLY ?? ''))) {
       console.log(`  ${operation.name}`)
       rows.push(await measureResponsiveness(server.url, token, operation))
     }

@@ -1,13 +1,15 @@
 /**
  * Responsiveness (issue 19): how long a trivial request waits while one long operation runs on the
- * same server. A probe sends `GET /healthz` every 20 ms on its own connection; each probe's time is
+ * same server. A probe process (probe-process.mjs) sends `GET /healthz` every 20 ms on its own connection; each probe's time is
  * how long the server kept it waiting. One long operation at a time, on a copy of the large dataset
  * (the import writes to it).
  */
+import { fork } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { fileURLToPath } from 'node:url'
 
 export interface LongOperation {
   name: string
@@ -83,43 +85,22 @@ export function longOperations(importFile: string): LongOperation[] {
   ]
 }
 
-/** Probes `/healthz` every 20 ms while `operation` runs; the operation's time and the probes' waits. */
+/** Probes `/healthz` every 20 ms from a process of its own (probe-process.mjs) while `operation` runs here. */
 export async function measureResponsiveness(baseUrl: string, token: string, operation: LongOperation): Promise<ResponsivenessRow> {
-  const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 })
-  await get(`${baseUrl}/healthz`, probeAgent)
-  const waits: number[] = []
-  let resets = 0
-  let running = true
-  // After a long block, Node's keep-alive timer of an idle-looking connection fires before the
-  // request waiting on it is read, and the connection is reset: count it, retry on a new connection,
-  // and count the wait from the first send.
-  const probe = async (): Promise<void> => {
-    try {
-      await get(`${baseUrl}/healthz`, probeAgent)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error
-      resets++
-      await get(`${baseUrl}/healthz`, probeAgent)
-    }
-  }
-  const probing = (async () => {
-    while (running) {
-      const sent = performance.now()
-      await probe()
-      const wait = performance.now() - sent
-      waits.push(wait)
-      if (wait < PROBE_EVERY_MS) await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS - wait))
-    }
-  })()
+  const prober = fork(fileURLToPath(new URL('./probe-process.mjs', import.meta.url)), [`${baseUrl}/healthz`, String(PROBE_EVERY_MS)], { stdio: 'inherit' })
+  const report = new Promise<{ waits: number[]; resets: number }>((resolve, reject) => {
+    prober.on('message', (message) => typeof message === 'object' && resolve(message as { waits: number[]; resets: number }))
+    prober.on('exit', (code) => reject(new Error(`the probe process stopped (exit code ${code})`)))
+  })
+  await new Promise<void>((resolve) => prober.once('message', () => resolve()))
   const started = performance.now()
   try {
     await operation.run(baseUrl, token)
   } finally {
-    running = false
-    await probing
-    probeAgent.destroy()
+    prober.send('stop')
   }
   const operationMs = performance.now() - started
+  const { waits, resets } = await report
   const sorted = [...waits].sort((a, b) => a - b)
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
   return { name: operation.name, operationMs, probes: waits.length, probeP50: at(0.5), probeP99: at(0.99), longestWait: sorted.at(-1)!, resets }

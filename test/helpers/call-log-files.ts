@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import type { ParsedBatch } from '../../src-main/modules/imports/parsed-batches'
+import { type AnyBatch, unpackBatch } from '../../src-main/modules/imports/parsed-batches'
 
 /** Call log files for the import parser's tests: the worker's unit tests and the bundled worker's. */
 
@@ -36,13 +36,14 @@ export const inChunks = (text: string, size = 61) => {
   return Readable.from(chunks)
 }
 
-export async function collect(batches: AsyncGenerator<ParsedBatch>) {
+export async function collect(batches: AsyncGenerator<AnyBatch>) {
   const rows: Array<Array<string | null>> = []
   const positions: number[] = []
   const refused: unknown[] = []
   let recordsRead = 0
   let count = 0
-  for await (const batch of batches) {
+  for await (const packed of batches) {
+    const batch = unpackBatch(packed)
     count++
     rows.push(...batch.rows)
     positions.push(...batch.positions)

@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import { type BulkLoad, type CallLogInsert, withCheckConstraintsOff, writeCallLogBatch } from '../call-logs/call-logs.write.repo'
 import { MAX_REPORTED_ERRORS, type ImportError } from './import-report'
 import type { ImportProgressColumns, ImportRow } from './imports.repo'
-import type { ParsedBatch } from './parsed-batches'
+import { type AnyBatch, type ParsedBatch, unpackBatch } from './parsed-batches'
 
 export interface ImportSinkOptions {
   sqlite: BetterSqlite3.Database
@@ -24,7 +24,7 @@ export interface ImportSink {
    * Takes one parsed batch; writes what is pending once there are `batchSize` records (at once in
    * bulk). Returns the progress when it wrote, else null. After the store failed it takes nothing.
    */
-  add(batch: ParsedBatch, bytesRead: number): ImportProgressColumns | null
+  add(batch: AnyBatch, bytesRead: number): ImportProgressColumns | null
   /** True once the store refused a write: the caller stops sending. */
   readonly failed: boolean
   /**
@@ -112,8 +112,9 @@ export function createImportSink(o: ImportSinkOptions): ImportSink {
     add(batch, read) {
       if (storeFailure) return null
       bytesRead = read
-      pending.push(batch)
-      pendingRecords += batch.rows.length + batch.refused.length
+      const rows = unpackBatch(batch)
+      pending.push(rows)
+      pendingRecords += rows.rows.length + rows.refused.length
       // In bulk there is no commit to spread out: each batch is written as it comes.
       return load || pendingRecords >= o.batchSize ? flush() : null
     },

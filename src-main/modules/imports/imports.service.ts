@@ -10,7 +10,7 @@ import { type ImportReport, toReport } from './import-report'
 import type { ImportEnd } from './import-sink'
 import * as repo from './imports.repo'
 import { parseInWorker } from './parse-in-worker'
-import { type ParsedBatch, parsedBatches } from './parsed-batches'
+import { type AnyBatch, parsedBatches } from './parsed-batches'
 import { ImportFormatError } from './record-readers'
 import { endImportJob, openImportJob, writeImportJob } from './imports.write-jobs'
 
@@ -102,7 +102,7 @@ interface ImportWrite {
   row: repo.ImportRow
   bulk: boolean
   batchSize: number
-  batches: AsyncIterable<ParsedBatch>
+  batches: AsyncIterable<AnyBatch>
   bytesRead: () => number
   onProgress?: (report: ImportReport) => void
 }
@@ -128,7 +128,7 @@ async function writeImport(run: RunJob, w: ImportWrite): Promise<ImportEnd> {
 }
 
 /** Where the records are parsed (see ImportOptions.parser). */
-function parserFor(options: ImportOptions): typeof parsedBatches {
+function parserFor(options: ImportOptions): typeof parseInWorker {
   const small = options.bytesTotal != null && options.bytesTotal < WORKER_THRESHOLD_BYTES
   return options.parser === 'thread' || (options.parser !== 'worker' && small) ? parsedBatches : parseInWorker
 }

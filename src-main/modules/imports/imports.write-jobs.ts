@@ -2,7 +2,7 @@ import { defineWriteJob, type WriteContext } from '../../db/write-job'
 import { beginBulkLoad, prepareCallLogInsert } from '../call-logs/call-logs.write.repo'
 import { createImportSink, type ImportEnd, type ImportSink } from './import-sink'
 import { type ImportProgressColumns, type ImportRow, prepareProgressUpdate } from './imports.repo'
-import type { ParsedBatch } from './parsed-batches'
+import type { AnyBatch } from './parsed-batches'
 
 /*
  * An import's writes, as write jobs on the store's writing connection (db/write-job.ts): one opens
@@ -28,7 +28,7 @@ export const openImportJob = defineWriteJob('imports.open', (ctx, { row, bulk, b
 /** The progress when the batch made the sink write, else null; `failed` once the store refused. */
 export const writeImportJob = defineWriteJob(
   'imports.write',
-  (ctx, { id, batch, bytesRead }: { id: string; batch: ParsedBatch; bytesRead: number }): { progress: ImportProgressColumns | null; failed: boolean } => {
+  (ctx, { id, batch, bytesRead }: { id: string; batch: AnyBatch; bytesRead: number }): { progress: ImportProgressColumns | null; failed: boolean } => {
     const sink = sinkOf(ctx, id)
     return { progress: sink.add(batch, bytesRead), failed: sink.failed }
   },

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { parseInWorker } from './parse-in-worker'
 import { collect, inChunks, mixedFile, record, uuid } from '../../../test/helpers/call-log-files'
-import { parsedBatches } from './parsed-batches'
+import { parsedBatches, unpackBatch } from './parsed-batches'
 import { ImportFormatError } from './record-readers'
 
 describe('parsing on a worker thread', () => {
@@ -30,7 +30,7 @@ describe('parsing on a worker thread', () => {
     const seen: unknown[] = []
     const failure = await (async () => {
       try {
-        for await (const batch of parseInWorker(inChunks(text, 40), 'json', 2)) seen.push(...batch.rows)
+        for await (const batch of parseInWorker(inChunks(text, 40), 'json', 2)) seen.push(...unpackBatch(batch).rows)
       } catch (error) {
         return error
       }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { ImportFormat } from './import-format'
 import type { FromWorker, ToWorker } from './parse-protocol'
-import { type ParsedBatch, parsedBatches } from './parsed-batches'
+import { type AnyBatch, parsedBatches } from './parsed-batches'
 import { ImportFormatError } from './record-readers'
 
 /**
@@ -35,7 +35,7 @@ export async function* parseInWorker(
   batchSize: number,
   /** The worker's script, when not the default one (tests run the bundled one). */
   entry: URL | null = workerEntry(),
-): AsyncGenerator<ParsedBatch> {
+): AsyncGenerator<AnyBatch> {
   if (!entry) {
     yield* parsedBatches(input, format, batchSize)
     return

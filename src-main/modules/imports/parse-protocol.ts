@@ -1,11 +1,11 @@
-import type { ParsedBatch } from './parsed-batches'
+import type { PackedBatch } from './parsed-batches'
 
 /** Main thread → parse worker: the file's bytes in order, its end, and "batch written". */
 export type ToWorker = { type: 'chunk'; chunk: Uint8Array } | { type: 'end' } | { type: 'ack' }
 
 /** Parse worker → main thread: a batch, "chunk taken" (flow control), the end, or why it stopped. */
 export type FromWorker =
-  | { type: 'batch'; batch: ParsedBatch }
+  | { type: 'batch'; batch: PackedBatch }
   | { type: 'consumed' }
   | { type: 'done' }
   | { type: 'failed'; message: string; formatError: boolean }

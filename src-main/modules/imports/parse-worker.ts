@@ -1,9 +1,10 @@
 import { PassThrough } from 'node:stream'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ImportFormat } from './import-format'
-import { parsedBatches } from './parsed-batches'
+import { packBatch, parsedBatches } from './parsed-batches'
 import type { FromWorker, ToWorker } from './parse-protocol'
 import { ImportFormatError } from './record-readers'
+import { lowerWorkerPriority } from '../../lib/thread-priority'
 
 /**
  * Worker entry: parses and validates the chunks the main thread sends (parsed-batches.ts) and
@@ -11,7 +12,8 @@ import { ImportFormatError } from './record-readers'
  */
 const { format, batchSize } = workerData as { format: ImportFormat; batchSize: number }
 const port = parentPort!
-const post = (message: FromWorker) => port.postMessage(message)
+lowerWorkerPriority()
+const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer)
 const MAX_BATCHES_AHEAD = 16
 
 const input = new PassThrough()
@@ -29,7 +31,10 @@ port.on('message', (message: ToWorker) => {
 
 try {
   for await (const batch of parsedBatches(input, format, batchSize)) {
-    post({ type: 'batch', batch })
+    const packed = packBatch(batch)
+    // The bytes move to the main thread rather than being copied, when they fill their buffer alone.
+    const { buffer, byteOffset, byteLength } = packed.packed
+    post({ type: 'batch', batch: packed }, byteOffset === 0 && byteLength === buffer.byteLength ? [buffer as ArrayBuffer] : [])
     unacknowledged++
     while (unacknowledged >= MAX_BATCHES_AHEAD) await new Promise<void>((resolve) => (wake = resolve))
   }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream'
+import { deserialize, serialize } from 'node:v8'
 import { checkCallLog } from '../call-logs/call-log-record'
 import { callLogValues, type CallLogValues } from '../call-logs/call-log-values'
 import type { ImportFormat } from './import-format'
@@ -24,6 +25,21 @@ export interface ParsedBatch {
   /** Records read so far in the file, valid or not. */
   recordsRead: number
 }
+
+/**
+ * A batch as bytes (v8's serialisation of a ParsedBatch). The parse worker sends batches packed, and
+ * the thread in between (the one answering requests) passes them to the writer thread as they are:
+ * only the writer rebuilds the rows, so a large import costs the thread in between next to nothing.
+ */
+export interface PackedBatch {
+  packed: Uint8Array
+}
+
+export type AnyBatch = ParsedBatch | PackedBatch
+
+export const packBatch = (batch: ParsedBatch): PackedBatch => ({ packed: serialize(batch) })
+
+export const unpackBatch = (batch: AnyBatch): ParsedBatch => ('packed' in batch ? (deserialize(batch.packed) as ParsedBatch) : batch)
 
 const newBatch = (recordsRead: number): ParsedBatch => ({ rows: [], positions: [], refused: [], recordsRead })
 
