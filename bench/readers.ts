@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { startServe } from '../test/helpers/cli'
 import { floorOf } from './floor'
-import { loadTest } from './load'
+import { type LoadResult, loadTest } from './load'
 import { withSection } from './report-sections'
 import { scenarios } from './scenarios'
 
@@ -24,29 +24,35 @@ async function main() {
   const cases = scenarios(dbPath)
   const floors = cases.map((c) => floorOf(dbPath, c))
   const counts = [...new Set([0, 1, availableParallelism()])]
-  const rates: number[][] = cases.map(() => [])
+  const loads: LoadResult[][] = cases.map(() => [])
   for (const readers of counts) {
     const server = await startServe(['--db', dbPath, '--no-seed', '--readers', String(readers)], { CALLSCOPE_TOKEN: TOKEN })
     try {
       for (const [i, c] of cases.entries()) {
         console.log(`readers ${readers}: ${c.name}`)
-        rates[i]!.push((await loadTest(`${server.url}${c.path}`, TOKEN, CONNECTIONS, DURATION_S)).requestsPerSecond)
+        loads[i]!.push(await loadTest(`${server.url}${c.path}`, TOKEN, CONNECTIONS, DURATION_S, server.child.pid))
       }
     } finally {
       await server.stop()
     }
   }
-  const header = `| case | floor ms | ${counts.map((n) => `${n} readers: req/s (ms/req ÷ floor)`).join(' | ')} | ${counts.at(-1)} ÷ 0 readers |`
+  const most = counts.at(-1)!
+  const header = `| case | floor ms | ${counts.map((n) => `${n} readers: req/s (ms/req ÷ floor) · CPU ms/req`).join(' | ')} | ${most} ÷ 1 reader | ${most} ÷ 0 readers |`
   const rows = cases.map((c, i) => {
-    const cells = rates[i]!.map((r) => `${r.toFixed(0)} (${(1000 / r / floors[i]!.medianMs).toFixed(1)}×)`)
-    return `| ${c.name} | ${floors[i]!.medianMs.toFixed(2)} | ${cells.join(' | ')} | ${(rates[i]!.at(-1)! / rates[i]![0]!).toFixed(2)} |`
+    const floor = floors[i]!.medianMs
+    const cells = loads[i]!.map((l) => `${l.requestsPerSecond.toFixed(0)} (${(1000 / l.requestsPerSecond / floor).toFixed(1)}×) · ${l.cpuMsPerRequest?.toFixed(2) ?? '?'}`)
+    const rate = (n: number) => loads[i]![counts.indexOf(n)]!.requestsPerSecond
+    return `| ${c.name} | ${floor.toFixed(2)} | ${cells.join(' | ')} | ${(rate(most) / rate(1)).toFixed(2)} | ${(rate(most) / rate(0)).toFixed(2)} |`
   })
   const section = `## Readers
 
 \`npm run bench:readers\` (bench/readers.ts) on ${new Date().toISOString().slice(0, 10)}: the HTTP cases above against \`serve --readers N\`
-(0: every query on the main thread, as before issue 19; otherwise SELECTs on N reader threads), ${CONNECTIONS} connections,
-${DURATION_S} s per case after a warm-up, in one run. autocannon, the server's main thread and its readers share the
-machine's ${availableParallelism()} cores.
+(0: every query on the main thread, as before issue 19; otherwise SELECTs on N reader threads and writes on the writer
+thread), ${CONNECTIONS} connections, ${DURATION_S} s per case after a warm-up, in one run. "CPU ms/req" is the server's CPU
+time over all its threads ÷ requests: the work per request, which is what more cores divide. autocannon, the server's
+main thread and its readers share the machine's ${availableParallelism()} cores, so the scaling ratio (requests/s with
+${most} readers ÷ with 1) is small here; on a machine with N free cores the throughput of a case is bounded by
+N ÷ its CPU ms/req and by the main thread's share of that work.
 
 ${header}
 |---|---:|${counts.map(() => '---:').join('|')}|---:|

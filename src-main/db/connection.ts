@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely } from 'kysely'
 import { inlineStore } from './inline-store'
+import { createJsonReads, type JsonReads } from './json-reads'
 import { applyPragmas } from './pragmas'
 import { createReadPool, type ReadPool } from './read-pool'
 import type { Database } from './schema'
@@ -34,6 +35,8 @@ export interface DatabaseHandle {
   writer: StoreWriter
   /** The reader threads behind `db`'s SELECTs, when there are any. */
   readPool: ReadPool | null
+  /** Reads answered as JSON bytes built beside the query (on a reader thread when there are readers). */
+  json: JsonReads
   path: string
   /** The binding the handle was opened with, for a second connection to a copy (snapshots). */
   nativeBinding?: string
@@ -52,6 +55,7 @@ function assemble(options: OpenDatabaseOptions, backend: StoreBackend): Omit<Dat
     db,
     writer,
     readPool,
+    json: createJsonReads(db, readPool),
     path: options.path,
     nativeBinding: options.nativeBinding,
     // Kysely's destroy closes the writing connection (or thread) and the read pool's threads.

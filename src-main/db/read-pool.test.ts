@@ -68,6 +68,36 @@ describe('the read pool behind kysely', () => {
     expect(await settingNames()).toEqual([])
   })
 
+  it('answers JSON reads on a reader with the bytes the calling thread would join', async () => {
+    const values = [
+      { key: 'plain', value: '{"a":[1,2,{"b":null}]}', updated_at: '2026-11-23T00:00:00.000Z' },
+      { key: 'quote " backslash \\ tab \t line \n', value: '"text"', updated_at: '2026-11-23T00:00:01.000Z' },
+      { key: 'multilingual 日本語 مرحبا 🎧 \u2028', value: '3.5', updated_at: '2026-11-23T00:00:02.000Z' },
+    ]
+    await handle.db.insertInto('settings').values(values).execute()
+    const json = sql<Uint8Array>`cast(json_object('key', key, 'value', json(value)) as blob)`
+    const query = handle.db.selectFrom('settings').select([json.as('json'), 'updated_at']).orderBy('updated_at')
+    const pooled = await handle.json.bytes(query, { framing: 'lines', last: ['updated_at'] })
+    const inline = openDatabase({ path: handle.path, readonly: true })
+    try {
+      const here = await inline.json.bytes(query, { framing: 'lines', last: ['updated_at'] })
+      expect(inline.readPool).toBeNull()
+      expect(Buffer.from(pooled.bytes).equals(Buffer.from(here.bytes))).toBe(true)
+    } finally {
+      await inline.close()
+    }
+    const lines = new TextDecoder().decode(pooled.bytes).split('\n')
+    expect(lines.pop()).toBe('')
+    expect(lines.map((line) => JSON.parse(line))).toEqual(values.map((v) => ({ key: v.key, value: JSON.parse(v.value) })))
+    expect(pooled).toMatchObject({ rows: 3, last: { updated_at: '2026-11-23T00:00:02.000Z' } })
+
+    const array = await handle.json.bytes(query, { framing: 'array' })
+    expect(JSON.parse(new TextDecoder().decode(array.bytes))).toEqual(lines.map((line) => JSON.parse(line)))
+    const none = await handle.json.bytes(query.where('key', '=', 'none'), { framing: 'array' })
+    expect(new TextDecoder().decode(none.bytes)).toBe('[]')
+    expect(none).toMatchObject({ rows: 0, last: null })
+  })
+
   it('stops its threads when the store closes', async () => {
     const pool = handle.readPool!
     await handle.close()

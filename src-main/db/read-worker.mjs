@@ -5,7 +5,8 @@
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import Database from 'better-sqlite3'
-import { workerData } from 'piscina'
+import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
+import { joinJson } from './json-rows.mjs'
 
 const { path, nativeBinding } = workerData
 // Below the main thread when the cores are all busy (lib/thread-priority.ts, repeated here because
@@ -45,8 +46,29 @@ function prepared(sql) {
  */
 export default function read({ sql, parameters }) {
   try {
-    return prepared(sql).all(parameters)
+    return prepared(sql).raw(false).all(parameters)
   } catch (error) {
-    throw new Error(error?.code ? `${error.code}: ${error.message}` : String(error?.message ?? error))
+    throw wireError(error)
   }
+}
+
+/**
+ * Piscina's task `json`: one query whose rows each hold a JSON value in their `json` column,
+ * joined into one array, NDJSON or a single value (json-rows.mjs). The bytes are moved to the main
+ * thread, not copied, and sent as they are: no row objects, no string to clone, measure or encode
+ * there.
+ */
+export function json({ sql, parameters, shape }) {
+  try {
+    const statement = prepared(sql).raw(true)
+    const result = joinJson(statement.columns().map((c) => c.name), statement.all(parameters), shape)
+    // piscina transfers a result's kTransferable and hands over its kValue.
+    return move({ [transferableSymbol]: result.bytes.buffer, [valueSymbol]: result })
+  } catch (error) {
+    throw wireError(error)
+  }
+}
+
+function wireError(error) {
+  return new Error(error?.code ? `${error.code}: ${error.message}` : String(error?.message ?? error))
 }

@@ -38,13 +38,14 @@ describe('GET /agents/{agent_id}/sessions', () => {
     expect(Object.keys(body.sessions[0]!).sort()).toEqual(['conversation_id', 'created_at', 'last_message_preview', 'message_count', 'updated_at'])
   })
 
-  it('counts messages and previews the last non-empty one, cut to 120 characters', async () => {
+  it('counts messages and previews the last non-empty one, cut to 120 characters (code points)', async () => {
     const { sessions } = await page('?limit=50')
     const db = server.sqlite
     for (const s of sessions) {
       expect(s.message_count).toBe(db.prepare('select count(*) from messages where conversation_id = ?').pluck().get(s.conversation_id))
       const last = (db.prepare("select content from messages where conversation_id = ? and content <> '' order by position desc limit 1").pluck().get(s.conversation_id) as string | undefined) ?? ''
-      expect(s.last_message_preview).toBe(last.length > 120 ? `${last.slice(0, 119)}…` : last)
+      const characters = Array.from(last)
+      expect(s.last_message_preview).toBe(characters.length > 120 ? `${characters.slice(0, 119).join('')}…` : last)
     }
   })
 

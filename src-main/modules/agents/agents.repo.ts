@@ -2,10 +2,6 @@ import type { Kysely } from 'kysely'
 import { nameOrIdMatches } from '../../db/name-search'
 import type { Database } from '../../db/schema'
 
-export function findAgentTenant(db: Kysely<Database>, agentId: string) {
-  return db.selectFrom('agents').select(['id', 'tenant_id']).where('id', '=', agentId).executeTakeFirst()
-}
-
 export interface AgentListFilter {
   /** Only this tenant's agents (a tenant filter, or the principal's own tenant). */
   tenantId?: string

@@ -34,7 +34,7 @@ function parseCsv(text: string): string[][] {
 
 const read = (stream: ReadableStream<Uint8Array>) => new Response(stream).text()
 const exportAs = (format: 'csv' | 'ndjson', f = {}, p: Principal = admin) =>
-  read(exportStream(handle.db, p, callLogFilterSchema.parse(f), format))
+  read(exportStream(handle.db, handle.json, p, callLogFilterSchema.parse(f), format))
 
 const TRICKY = 'a, "quoted" value\nsecond line\r\nthird — 日本語 مرحبا 🎧'
 

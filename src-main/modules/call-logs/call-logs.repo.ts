@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { JsonReads } from '../../db/json-reads'
 import type { CallLogRow, Database } from '../../db/schema'
 
 /** What the call log listing can be narrowed by. Every field is served by an index. */
@@ -13,7 +14,7 @@ export interface CallLogFilter {
 
 /** Newest first; `seq` breaks timestamp ties in insertion order. */
 function filtered(db: Kysely<Database>, filter: CallLogFilter) {
-  let query = db.selectFrom('call_logs').selectAll()
+  let query = db.selectFrom('call_logs')
   if (filter.from) query = query.where('timestamp', '>=', filter.from)
   if (filter.to) query = query.where('timestamp', '<=', filter.to)
   if (filter.agentId) query = query.where('agent_id', '=', filter.agentId)
@@ -22,33 +23,30 @@ function filtered(db: Kysely<Database>, filter: CallLogFilter) {
 }
 
 export function listCallLogs(db: Kysely<Database>, filter: CallLogFilter): Promise<CallLogRow[]> {
-  return filtered(db, filter).execute()
+  return filtered(db, filter).selectAll().execute()
 }
 
 /**
- * The same records as a JSON array built by SQLite itself, in the spec's field order, `details`
- * embedded as stored. The REST listing sends this text as it is: parsing a thousand rows into
- * objects only to serialise them again was most of the cost of a large page.
+ * The same records as JSON bytes, each built by the query and joined beside it (on a reader thread
+ * when the store has readers), in the spec's field order with `details` embedded. The REST listing
+ * sends them as they are: turning a thousand rows into objects on the thread that answers
+ * requests, only to serialise them again, was most of the cost of a large page (docs/benchmarks.md).
  */
-export async function listCallLogsJson(db: Kysely<Database>, filter: CallLogFilter): Promise<string> {
-  const row = await db
-    .selectFrom(filtered(db, filter).as('l'))
-    .select(callLogsJsonArray().as('body'))
-    .executeTakeFirstOrThrow()
-  return row.body
+export async function listCallLogsJson(db: Kysely<Database>, json: JsonReads, filter: CallLogFilter): Promise<Uint8Array<ArrayBuffer>> {
+  const { bytes } = await json.bytes(filtered(db, filter).select(callLogJson().as('json')), { framing: 'array' })
+  return bytes
 }
 
 /**
- * The rows of the subquery `l` (call_logs columns) as one JSON array text, newest first: each an
- * object with the spec's fields in the spec's order, `details` embedded as JSON (not as a string),
- * '[]' when there are none.
+ * A call_logs row as the API's record in JSON (UTF-8 bytes): the spec's 13 fields in its order,
+ * `details` embedded as JSON; what JSON.stringify of the record object writes.
  */
-// SQLite-only: json_group_array(json_object(...) order by ...) and json(), the JSON1 functions.
-export function callLogsJsonArray(): RawBuilder<string> {
-  return sql<string>`coalesce(json_group_array(json_object(
-        'id', l.id, 'tenant_id', l.tenant_id, 'log_type', l.log_type, 'log_level', l.log_level,
-        'message', l.message, 'timestamp', l.timestamp, 'agent_id', l.agent_id, 'session_id', l.session_id,
-        'call_id', l.call_id, 'details', json(l.details), 'user_id', l.user_id, 'trace_id', l.trace_id,
-        'request_id', l.request_id
-      ) order by l.timestamp desc, l.seq desc), '[]')`
+// SQLite-only: json_object() and json() of JSON1, cast to a BLOB so the text reaches JavaScript as
+// UTF-8 bytes, never as a string. PostgreSQL: convert_to(json_build_object(...)::text, 'UTF8').
+export function callLogJson(): RawBuilder<Uint8Array> {
+  return sql<Uint8Array>`cast(json_object(
+    'id', id, 'tenant_id', tenant_id, 'log_type', log_type, 'log_level', log_level, 'message', message,
+    'timestamp', timestamp, 'agent_id', agent_id, 'session_id', session_id, 'call_id', call_id,
+    'details', json(details), 'user_id', user_id, 'trace_id', trace_id, 'request_id', request_id
+  ) as blob)`
 }

@@ -1,8 +1,10 @@
 import { LOG_LEVELS } from '../../../src-shared/constants'
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 import type { CallLogCursor } from '../../../src-shared/schemas/call-log-search'
+import type { JsonReads } from '../../db/json-reads'
 import type { CallLogRow, Database } from '../../db/schema'
 import type { TimeSlicer } from '../../lib/time-slicer'
+import { callLogJson } from './call-logs.repo'
 import { HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN } from './fts-query'
 
 /**
@@ -52,16 +54,22 @@ export function ftsMatchingSeqs(match: string): RawBuilder<number> {
   return sql<number>`(select rowid from call_logs_fts where call_logs_fts match ${match})`
 }
 
-/** Newest first, after the cursor: the query behind one page and behind the export stream. */
-export function pageQuery(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor: CallLogCursor | null | undefined, limit?: number) {
-  let q = applyFilter(db.selectFrom('call_logs').selectAll(), f)
+/** Newest first, after the cursor: the rows of one page and of each chunk of an export, nothing selected yet. */
+export function pageQuery(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor: CallLogCursor | null | undefined, limit: number) {
+  let q = applyFilter(db.selectFrom('call_logs'), f)
   if (cursor) q = q.where((eb) => eb(eb.refTuple('timestamp', 'seq'), '<', eb.tuple(cursor.timestamp, cursor.seq)))
-  q = q.orderBy('timestamp', 'desc').orderBy('seq', 'desc')
-  return limit === undefined ? q : q.limit(limit)
+  return q.orderBy('timestamp', 'desc').orderBy('seq', 'desc').limit(limit)
 }
 
 export function searchPage(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor: CallLogCursor | null | undefined, limit: number): Promise<CallLogRow[]> {
-  return pageQuery(db, f, cursor, limit).execute()
+  return pageQuery(db, f, cursor, limit).selectAll().execute()
+}
+
+/** The same page as NDJSON bytes, one API record a line, with the cursor of its last row (the export). */
+export async function searchPageLines(db: Kysely<Database>, json: JsonReads, f: ResolvedCallLogFilter, cursor: CallLogCursor | null, limit: number) {
+  const query = pageQuery(db, f, cursor, limit).select([callLogJson().as('json'), 'timestamp', 'seq'])
+  const { bytes, rows, last } = await json.bytes(query, { framing: 'lines', last: ['timestamp', 'seq'] })
+  return { bytes, rows, cursor: last as CallLogCursor | null }
 }
 
 /** FTS5 highlight() of the given rows' messages, with control-character marks (see fts-query.ts). */

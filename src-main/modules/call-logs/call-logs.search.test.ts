@@ -42,7 +42,7 @@ beforeEach(async () => {
     const minute = i === 5 ? 4 : i // lines 5 and 6 (index 4, 5) share 10:04
     insert(handle, 'call_logs', rows.callLog({ id: uuid(i + 1), timestamp: `2026-11-01T10:${String(minute).padStart(2, '0')}:00.000Z`, ...line }))
   })
-  service = createCallLogsService(handle.db)
+  service = createCallLogsService(handle.db, handle.json)
 })
 afterEach(() => handle.close())
 
@@ -223,7 +223,7 @@ describe('context', () => {
 
 describe('query plans', () => {
   const plan = (f: CallLogFilterInput) => {
-    const compiled = pageQuery(handle.db, { ...filter(f), match: undefined }, { timestamp: '2026-11-01T10:05:00.000Z', seq: 5 }, 50).compile()
+    const compiled = pageQuery(handle.db, { ...filter(f), match: undefined }, { timestamp: '2026-11-01T10:05:00.000Z', seq: 5 }, 50).selectAll().compile()
     return handle.sqlite.prepare(`explain query plan ${compiled.sql}`).all(...(compiled.parameters as unknown[])).map((r) => (r as { detail: string }).detail).join(' | ')
   }
   it('uses an index for every filter', () => {

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises'
 import type { Kysely } from 'kysely'
 import type { CallLog, CallLogQuery } from '../../../src-shared/schemas/call-log'
 import type { CallLogFilter } from '../../../src-shared/schemas/call-log-search'
+import type { JsonReads } from '../../db/json-reads'
 import type { Database } from '../../db/schema'
 import { type Principal, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
@@ -21,7 +22,7 @@ function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter
   }
 }
 
-export function createCallLogsService(db: Kysely<Database>) {
+export function createCallLogsService(db: Kysely<Database>, json: JsonReads) {
   return {
     /** The console's search, facets, histogram and context (call-logs.search.ts). */
     ...createCallLogSearch(db),
@@ -29,21 +30,21 @@ export function createCallLogsService(db: Kysely<Database>) {
     async list(principal: Principal, query: CallLogQuery): Promise<CallLog[]> {
       return (await repo.listCallLogs(db, toFilter(principal, query))).map(toCallLog)
     },
-    /** The same listing as JSON text, ready to send: what the REST route serves. */
-    listJson(principal: Principal, query: CallLogQuery): Promise<string> {
-      return repo.listCallLogsJson(db, toFilter(principal, query))
+    /** The same listing as JSON bytes (UTF-8), ready to send: what the REST route serves. */
+    listJson(principal: Principal, query: CallLogQuery): Promise<Uint8Array<ArrayBuffer>> {
+      return repo.listCallLogsJson(db, json, toFilter(principal, query))
     },
     /**
      * The console's filtered view as CSV or NDJSON bytes, newest first, with no row cap: what the
      * HTTP download and `callscope export logs` stream. `onRows` is told each chunk's record count.
      */
     exportStream(principal: Principal, filter: CallLogFilter, format: ExportFormat, onRows?: (n: number) => void): ReadableStream<Uint8Array> {
-      return exportStream(db, principal, filter, format, onRows)
+      return exportStream(db, json, principal, filter, format, onRows)
     },
     /** The filtered view written to a file (the desktop app's export, after its save dialog). */
     async exportToFile(principal: Principal, filter: CallLogFilter, format: ExportFormat, path: string): Promise<{ path: string; rows: number }> {
       let rows = 0
-      const stream = exportStream(db, principal, filter, format, (n) => (rows += n))
+      const stream = exportStream(db, json, principal, filter, format, (n) => (rows += n))
       await pipeline(Readable.fromWeb(stream as never), createWriteStream(path))
       return { path, rows }
     },

@@ -36,7 +36,7 @@ let logs: ReturnType<typeof createCallLogsService>
 beforeEach(async () => {
   handle = await migratedDb()
   imports = createImportsService(handle.db, handle.writer)
-  logs = createCallLogsService(handle.db)
+  logs = createCallLogsService(handle.db, handle.json)
 })
 afterEach(() => handle.close())
 
@@ -179,12 +179,12 @@ describe('importing CSV', () => {
       const report = await createImportsService(copy.db, copy.writer).importCallLogs(Readable.from([Buffer.from(csv)]), { source: 'export.csv', format: 'csv', parser })
       expect(report).toMatchObject({ status: 'completed', inserted: FORMULAS.length, invalid: 0 })
       const ndjson = (service: ReturnType<typeof createCallLogsService>) => new Response(service.exportStream(admin, all, 'ndjson')).text()
-      const copied = await ndjson(createCallLogsService(copy.db))
+      const copied = await ndjson(createCallLogsService(copy.db, copy.json))
       expect(copied).toBe(await ndjson(logs))
       const byId = new Map(copied.trim().split('\n').map((l) => [(JSON.parse(l) as { id: string }).id, JSON.parse(l) as unknown]))
       for (const original of originals) expect(byId.get(original.id)).toEqual(original)
       // And the copy exports the very same CSV.
-      expect(await new Response(createCallLogsService(copy.db).exportStream(admin, all, 'csv')).text()).toBe(csv)
+      expect(await new Response(createCallLogsService(copy.db, copy.json).exportStream(admin, all, 'csv')).text()).toBe(csv)
     } finally {
       copy.close()
     }

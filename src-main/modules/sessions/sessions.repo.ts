@@ -1,43 +1,61 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { JsonReads } from '../../db/json-reads'
 import type { Database } from '../../db/schema'
 
+/** A preview is cut to this many characters (code points), the last one an ellipsis. */
 export const PREVIEW_LENGTH = 120
 
-/** One page of an agent's sessions, newest first; `id` breaks ties so pages never overlap. */
-export function listAgentSessions(db: Kysely<Database>, agentId: string, limit: number, offset: number) {
-  return db
-    .selectFrom('conversations as c')
-    .select((eb) => [
-      'c.id as conversation_id',
-      'c.created_at',
-      'c.updated_at',
-      eb
-        .selectFrom('messages as m')
-        .select((m) => m.fn.countAll<number>().as('n'))
-        .whereRef('m.conversation_id', '=', 'c.id')
-        .as('message_count'),
-      eb
-        .selectFrom('messages as m')
-        .select('m.content')
-        .whereRef('m.conversation_id', '=', 'c.id')
-        .where('m.content', '<>', '')
-        .orderBy('m.position', 'desc')
-        .limit(1)
-        .as('last_message'),
-    ])
-    .where('c.agent_id', '=', agentId)
-    .orderBy('c.created_at', 'desc')
-    .orderBy('c.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute()
+export interface SessionPageJson {
+  /** The listing's envelope as the API sends it: `{"sessions":[…],"total":…,"limit":…,"offset":…}`. */
+  bytes: Uint8Array<ArrayBuffer>
+  /** The agent's tenant, for the caller's visibility check. */
+  tenantId: string
 }
 
-export async function countAgentSessions(db: Kysely<Database>, agentId: string): Promise<number> {
-  const row = await db
-    .selectFrom('conversations')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('agent_id', '=', agentId)
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
+/**
+ * One page of an agent's sessions, newest first (`id` breaks ties so pages never overlap), with the
+ * agent's session count, as the API's envelope in JSON: one query and one trip to a reader for
+ * the whole answer. Null when there is no such agent.
+ */
+export async function agentSessionsPage(db: Kysely<Database>, json: JsonReads, agentId: string, limit: number, offset: number): Promise<SessionPageJson | null> {
+  const query = db
+    .selectFrom('agents as a')
+    .select([sessionEnvelopeJson(limit, offset).as('json'), 'a.tenant_id'])
+    .where('a.id', '=', agentId)
+  const { bytes, rows, last } = await json.bytes(query, { framing: 'one', last: ['tenant_id'] })
+  return rows === 0 ? null : { bytes, tenantId: last!.tenant_id as string }
+}
+
+/**
+ * The envelope of agent `a`'s sessions page: each session's message count and the preview of its
+ * last non-empty message (cut to PREVIEW_LENGTH characters, ending in "…" when cut), the total,
+ * and the page's limit and offset, in the spec's field order.
+ */
+// SQLite-only: JSON1 json_object/json_group_array (ordered aggregate), length/substr counting
+// characters, cast to a BLOB so the text reaches JavaScript as UTF-8 bytes (a bound JS number is a
+// REAL to SQLite, and json_object would write 10.0: hence the integer casts). PostgreSQL:
+// json_build_object/json_agg(… order by …), char_length/substr, convert_to(…::text, 'UTF8').
+function sessionEnvelopeJson(limit: number, offset: number): RawBuilder<Uint8Array> {
+  const cut = PREVIEW_LENGTH - 1
+  return sql<Uint8Array>`cast(json_object(
+    'sessions', (
+      select json_group_array(json(p.item) order by p.created_at desc, p.id desc) from (
+        select c.id, c.created_at, json_object(
+          'conversation_id', c.id,
+          'created_at', c.created_at,
+          'updated_at', c.updated_at,
+          'message_count', (select count(*) from messages m where m.conversation_id = c.id),
+          'last_message_preview', coalesce((
+            select case when length(m.content) > ${PREVIEW_LENGTH} then substr(m.content, 1, ${cut}) || '…' else m.content end
+            from messages m where m.conversation_id = c.id and m.content <> '' order by m.position desc limit 1
+          ), '')
+        ) as item
+        from conversations c where c.agent_id = a.id
+        order by c.created_at desc, c.id desc limit ${limit} offset ${offset}
+      ) p
+    ),
+    'total', (select count(*) from conversations c where c.agent_id = a.id),
+    'limit', cast(${limit} as integer),
+    'offset', cast(${offset} as integer)
+  ) as blob)`
 }

@@ -38,7 +38,8 @@ export function sessionRoutes(sessions: SessionsService, authenticate: Authentic
   ]) {
     app.openapi(route, async (c) => {
       const { agent_id } = c.req.valid('param')
-      return c.json(await sessions.listForAgent(c.get('principal'), agent_id, c.req.valid('query')), 200)
+      const body = await sessions.listForAgentJson(c.get('principal'), agent_id, c.req.valid('query'))
+      return c.body(body, 200, { 'Content-Type': 'application/json' }) as never
     })
   }
   return app

@@ -1,0 +1,22 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on every Linux build in use). */
+const TICKS_PER_SECOND = 100
+
+/**
+ * CPU time a process has used so far, in ms, over all its threads (the main thread, the readers,
+ * the writer, user and system time): /proc on Linux, ps elsewhere (whole seconds there).
+ */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const [utime, stime] = [Number(fields[11]), Number(fields[12])]
+    return ((utime + stime) * 1000) / TICKS_PER_SECOND
+  } catch {
+    const [minutes, seconds] = execFileSync('ps', ['-o', 'time=', '-p', String(pid)], { encoding: 'utf8' }).trim().split(':').slice(-2).map(Number)
+    return ((minutes ?? 0) * 60 + (seconds ?? 0)) * 1000
+  }
+}
