@@ -84,12 +84,27 @@ export function useRollbackJournal(sqlite: BetterSqlite3.Database): () => void {
   return () => {}
 }
 
-/** Runs a large load with a rollback journal (see useRollbackJournal). */
+/**
+ * Sorts and temporary b-trees on disk for the length of a large load, back to the previous setting
+ * after. Rebuilding an index over millions of rows sorts them all; SQLite's sorter keeps a bounded
+ * buffer in memory and spills the rest to temporary files, which with the connection's usual
+ * temp_store = MEMORY would live in RAM, so an import's memory would grow with its file.
+ * Outside a transaction only: changing temp_store drops existing temporary tables.
+ */
+export function useFileTempStore(sqlite: BetterSqlite3.Database): () => void {
+  const before = Number(sqlite.pragma('temp_store', { simple: true }))
+  sqlite.pragma('temp_store = FILE')
+  return () => sqlite.pragma(`temp_store = ${before}`)
+}
+
+/** Runs a large load with a rollback journal and its sorts on disk (see useRollbackJournal, useFileTempStore). */
 export function withRollbackJournal<T>(sqlite: BetterSqlite3.Database, load: () => T): T {
+  const restoreTempStore = useFileTempStore(sqlite)
   const restore = useRollbackJournal(sqlite)
   try {
     return load()
   } finally {
     restore()
+    restoreTempStore()
   }
 }

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
-import { dropIndexesAndTriggers, useRollbackJournal } from '../../db/bulk-insert'
+import { dropIndexesAndTriggers, useFileTempStore, useRollbackJournal } from '../../db/bulk-insert'
 import type { Database, NewCallLog } from '../../db/schema'
 import { CALL_LOG_COLUMNS, callLogValues, type CallLogValues } from './call-log-values'
 
@@ -104,7 +104,12 @@ export interface BulkLoad {
  */
 // SQLite-only: the rollback-journal switch, BEGIN IMMEDIATE on the raw handle, indexes and triggers dropped and rebuilt from sqlite_master.
 export function beginBulkLoad(sqlite: BetterSqlite3.Database): BulkLoad {
-  const restoreJournal = useRollbackJournal(sqlite)
+  const restoreTempStore = useFileTempStore(sqlite)
+  const journal = useRollbackJournal(sqlite)
+  const restoreJournal = () => {
+    journal()
+    restoreTempStore()
+  }
   sqlite.exec('begin immediate')
   try {
     const lastSeq = prepareLastSeq(sqlite)
