@@ -59,6 +59,10 @@ export function longOperations(importFile: string): LongOperation[] {
       run: (base, token) => expectOk(get(`${base}/export/call-logs.ndjson`, agent, auth(token)), 'export'),
     },
     {
+      name: '`GET /export/call-logs.csv` (every row)',
+      run: (base, token) => expectOk(get(`${base}/export/call-logs.csv`, agent, auth(token)), 'CSV export'),
+    },
+    {
       name: '`POST /imports/call-logs`, 50,000 records into the large store',
       run: (base, token) =>
         new Promise<void>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import type { Compilable, Kysely } from 'kysely'
+import type { Compilable, CompiledQuery, Kysely } from 'kysely'
 import { type JsonBytes, type JsonShape, joinJson } from './json-rows.mjs'
 import type { ReadPool } from './read-pool'
 import type { Database } from './schema'
@@ -14,13 +14,13 @@ export type { JsonBytes, JsonShape }
  */
 export interface JsonReads {
   /** The `json` values of one SELECT's rows as one JSON array or NDJSON (json-rows.mjs). */
-  bytes(query: Compilable<{ json: Uint8Array }>, shape: JsonShape): Promise<JsonBytes>
+  bytes(query: Compilable<{ json: Uint8Array }> | CompiledQuery<{ json: Uint8Array }>, shape: JsonShape): Promise<JsonBytes>
 }
 
 export function createJsonReads(db: Kysely<Database>, pool: ReadPool | null): JsonReads {
   return {
     async bytes(query, shape) {
-      const compiled = query.compile()
+      const compiled = 'compile' in query ? query.compile() : query
       if (pool) return pool.readJson(compiled.sql, compiled.parameters, shape)
       // No readers (one-shot CLI commands, in-memory stores): the same text from rows read here.
       const { rows } = await db.executeQuery<Record<string, unknown>>(compiled)

@@ -9,7 +9,7 @@ import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
 import { joinJson } from './json-rows.mjs'
 
 const { path, nativeBinding } = workerData
-// Below the main thread when the cores are all busy (lib/thread-priority.ts, repeated here because
+// Below the main thread when the cores are all busy (READER_NICE of lib/thread-priority.ts, repeated here because
 // this file imports no sources): Linux only, where each thread has its own nice value.
 if (process.platform === 'linux') {
   try {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../test/helpers/temp-dir'
 import { openStore } from '../db/connection'
 import { writerEntry } from '../writer/writer-entry'
-import { lowerWorkerPriority, WORKER_NICE } from './thread-priority'
+import { BACKGROUND_NICE, lowerWorkerPriority, READER_NICE } from './thread-priority'
 
 /** The nice value of each thread of this process, from /proc (field 19 of each thread's stat). */
 const niceOfThreads = (): number[] =>
@@ -17,17 +17,19 @@ const niceOfThreads = (): number[] =>
 describe.runIf(process.platform === 'linux')('database threads below the main thread', () => {
   it('leaves the main thread as it is', () => {
     const before = getPriority()
-    expect(lowerWorkerPriority()).toBe(false)
+    expect(lowerWorkerPriority(BACKGROUND_NICE)).toBe(false)
     expect(getPriority()).toBe(before)
   })
 
-  it('runs the writer and every reader at the lower priority, and only them', async () => {
-    const before = niceOfThreads().filter((n) => n === WORKER_NICE).length
+  it('runs the writer in the background and every reader just below the main thread, and only them', async () => {
+    const count = (nice: number) => niceOfThreads().filter((n) => n === nice).length
+    const before = { readers: count(READER_NICE), writer: count(BACKGROUND_NICE) }
     const handle = await openStore({ path: join(tempDir(), 'store.sqlite'), readers: 2, writerEntry: writerEntry() })
     try {
       // A reader lowers itself when it starts: one query on each makes sure both have.
       await Promise.all([1, 2].map(() => handle.db.selectFrom('sqlite_master' as never).selectAll().execute()))
-      expect(niceOfThreads().filter((n) => n === WORKER_NICE).length - before).toBe(3)
+      expect(count(READER_NICE) - before.readers).toBe(2)
+      expect(count(BACKGROUND_NICE) - before.writer).toBe(1)
       expect(getPriority()).toBe(0)
     } finally {
       await handle.close()

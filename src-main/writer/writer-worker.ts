@@ -6,7 +6,7 @@ import { executeOn } from '../db/inline-store'
 import type { Database } from '../db/schema'
 import type { WriteContext } from '../db/write-job'
 import { type FromWriter, type ToWriter, toWire, type WriterData } from '../db/writer-protocol'
-import { lowerWorkerPriority } from '../lib/thread-priority'
+import { BACKGROUND_NICE, lowerWorkerPriority } from '../lib/thread-priority'
 import { writeJobs } from './write-jobs'
 
 /**
@@ -14,7 +14,7 @@ import { writeJobs } from './write-jobs'
  * the statements and write jobs the service posts, one at a time in the order they come.
  */
 const { path, nativeBinding } = workerData as WriterData
-lowerWorkerPriority()
+lowerWorkerPriority(BACKGROUND_NICE)
 const port = parentPort!
 const post = (message: FromWriter) => port.postMessage(message)
 

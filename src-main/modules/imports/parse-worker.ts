@@ -4,7 +4,7 @@ import type { ImportFormat } from './import-format'
 import { packBatch, parsedBatches } from './parsed-batches'
 import type { FromWorker, ToWorker } from './parse-protocol'
 import { ImportFormatError } from './record-readers'
-import { lowerWorkerPriority } from '../../lib/thread-priority'
+import { BACKGROUND_NICE, lowerWorkerPriority } from '../../lib/thread-priority'
 
 /**
  * Worker entry: parses and validates the chunks the main thread sends (parsed-batches.ts) and
@@ -12,7 +12,7 @@ import { lowerWorkerPriority } from '../../lib/thread-priority'
  */
 const { format, batchSize } = workerData as { format: ImportFormat; batchSize: number }
 const port = parentPort!
-lowerWorkerPriority()
+lowerWorkerPriority(BACKGROUND_NICE)
 const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer)
 const MAX_BATCHES_AHEAD = 16
 

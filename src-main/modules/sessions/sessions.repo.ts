@@ -1,5 +1,6 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely'
+import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
 import type { JsonReads } from '../../db/json-reads'
+import { queryTemplate } from '../../db/query-template'
 import type { Database } from '../../db/schema'
 
 /** A preview is cut to this many characters (code points), the last one an ellipsis. */
@@ -18,12 +19,28 @@ export interface SessionPageJson {
  * the whole answer. Null when there is no such agent.
  */
 export async function agentSessionsPage(db: Kysely<Database>, json: JsonReads, agentId: string, limit: number, offset: number): Promise<SessionPageJson | null> {
-  const query = db
-    .selectFrom('agents as a')
-    .select([sessionEnvelopeJson(limit, offset).as('json'), 'a.tenant_id'])
-    .where('a.id', '=', agentId)
+  const query = sessionsPageQuery(db)({ agentId, limit, offset })
   const { bytes, rows, last } = await json.bytes(query, { framing: 'one', last: ['tenant_id'] })
   return rows === 0 ? null : { bytes, tenantId: last!.tenant_id as string }
+}
+
+type PageParams = { agentId: string; limit: number; offset: number }
+
+// The hottest read of the REST port has one shape: compiled once per database (query-template.ts).
+const templates = new WeakMap<Kysely<Database>, (params: PageParams) => CompiledQuery<{ json: Uint8Array; tenant_id: string }>>()
+
+function sessionsPageQuery(db: Kysely<Database>) {
+  let template = templates.get(db)
+  if (!template) {
+    template = queryTemplate(['agentId', 'limit', 'offset'], (p: PageParams) =>
+      db
+        .selectFrom('agents as a')
+        .select([sessionEnvelopeJson(p.limit, p.offset).as('json'), 'a.tenant_id'])
+        .where('a.id', '=', p.agentId),
+    )
+    templates.set(db, template)
+  }
+  return template
 }
 
 /**
