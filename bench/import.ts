@@ -72,7 +72,7 @@ const parsedRows = (file: string) =>
 /** The bulk path's SQLite work alone: values parsed and validated beforehand, outside the timing. */
 async function writerFloor(file: string, db: string): Promise<number> {
   removeDb(db)
-  const service = await createService({ dbPath: db, seedNewDatabase: false })
+  const service = await createService({ dbPath: db, seedNewDatabase: false, readers: 0 })
   const { sqlite } = service.handle
   const rows = parsedRows(file)
   const insert = prepareCallLogInsert(service.db, sqlite, { import_id: 'bench' })
@@ -94,7 +94,7 @@ async function writerFloor(file: string, db: string): Promise<number> {
  */
 async function storeCeiling(file: string, db: string): Promise<number> {
   removeDb(db)
-  const service = await createService({ dbPath: db, seedNewDatabase: false })
+  const service = await createService({ dbPath: db, seedNewDatabase: false, readers: 0 })
   const { sqlite } = service.handle
   const rows = parsedRows(file).map((values) => [...values, 'bench'])
   const insert = prepareInsert(service.db, sqlite, 'call_logs', [...CALL_LOG_COLUMNS, 'import_id'])

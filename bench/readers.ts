@@ -37,10 +37,10 @@ async function main() {
     }
   }
   const most = counts.at(-1)!
-  const header = `| case | floor ms | ${counts.map((n) => `${n} readers: req/s (ms/req ÷ floor) · CPU ms/req`).join(' | ')} | ${most} ÷ 1 reader | ${most} ÷ 0 readers |`
+  const header = `| case | floor ms | ${counts.map((n) => `${n} readers: req/s (ms/req ÷ floor) · CPU ms/req · main thread`).join(' | ')} | ${most} ÷ 1 reader | ${most} ÷ 0 readers |`
   const rows = cases.map((c, i) => {
     const floor = floors[i]!.medianMs
-    const cells = loads[i]!.map((l) => `${l.requestsPerSecond.toFixed(0)} (${(1000 / l.requestsPerSecond / floor).toFixed(1)}×) · ${l.cpuMsPerRequest?.toFixed(2) ?? '?'}`)
+    const cells = loads[i]!.map((l) => `${l.requestsPerSecond.toFixed(0)} (${(1000 / l.requestsPerSecond / floor).toFixed(1)}×) · ${l.cpuMsPerRequest?.toFixed(2) ?? '?'} · ${l.mainThreadCpuMsPerRequest?.toFixed(3) ?? '?'}`)
     const rate = (n: number) => loads[i]![counts.indexOf(n)]!.requestsPerSecond
     return `| ${c.name} | ${floor.toFixed(2)} | ${cells.join(' | ')} | ${(rate(most) / rate(1)).toFixed(2)} | ${(rate(most) / rate(0)).toFixed(2)} |`
   })
@@ -49,7 +49,8 @@ async function main() {
 \`npm run bench:readers\` (bench/readers.ts) on ${new Date().toISOString().slice(0, 10)}: the HTTP cases above against \`serve --readers N\`
 (0: every query on the main thread, as before issue 19; otherwise SELECTs on N reader threads and writes on the writer
 thread), ${CONNECTIONS} connections, ${DURATION_S} s per case after a warm-up, in one run. "CPU ms/req" is the server's CPU
-time over all its threads ÷ requests: the work per request, which is what more cores divide. autocannon, the server's
+time over all its threads ÷ requests: the work per request, which is what more cores divide; "main thread" the
+same for the thread that answers every request, which they do not. autocannon, the server's
 main thread and its readers share the machine's ${availableParallelism()} cores, so the scaling ratio (requests/s with
 ${most} readers ÷ with 1) is small here; on a machine with N free cores the throughput of a case is bounded by
 N ÷ its CPU ms/req and by the main thread's share of that work.

@@ -2,9 +2,10 @@
 export interface JsonShape {
   /**
    * 'array': one JSON array; 'lines': NDJSON, one value per line, each line ending in "\n"; 'one':
-   * the first row's value as it is (no bytes when there is no row).
+   * the first row's value as it is (no bytes when there is no row); 'concat': the values one after
+   * the other with nothing between (each a whole line of text already, such as a CSV line).
    */
-  framing: 'array' | 'lines' | 'one'
+  framing: 'array' | 'lines' | 'one' | 'concat'
   /** Columns whose values in the last row come back beside the bytes (a keyset cursor). */
   last?: readonly string[]
 }

@@ -12,7 +12,8 @@ const NEWLINE = 0x0a
  * Joins the JSON value each row holds in its `json` column (UTF-8 bytes, as a BLOB reads; text is
  * encoded) into one JSON array (`framing: 'array'`), NDJSON (`'lines'`: each value on a line of
  * its own, each line ending in "\n") or the first row's value alone (`'one'`: no bytes when there
- * is no row). The bytes get a buffer of their own, so they can be moved to another thread. `last`
+ * is no row). `'concat'` joins the values as they are, for rows whose text is a whole line of
+ * another format already (a CSV line with its CRLF). The bytes get a buffer of their own, so they can be moved to another thread. `last`
  * names columns whose values in the last row are handed back beside them (a keyset cursor, or the
  * other columns of a `'one'` row).
  */

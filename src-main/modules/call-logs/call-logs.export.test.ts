@@ -5,7 +5,8 @@ import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, rows } from '../../../test/helpers/rows'
 import type { Principal } from '../../kit/access'
 import { exportStream } from './call-logs.export'
-import { csvField, csvFieldValue, EXPORT_COLUMNS } from './call-logs.lines'
+import { toCallLog } from './call-log-row'
+import { csvField, csvFieldValue, csvHeader, csvLine, EXPORT_COLUMNS } from './call-logs.lines'
 import { toFtsQuery } from './fts-query'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }
@@ -114,6 +115,20 @@ describe('CSV export', () => {
     const table = parseCsv(await exportAs('csv', { levels: ['error'] }))
     expect(table[1]![4]).toBe("'=cmd|x")
     expect(await exportAs('csv', { levels: ['error'] })).toContain(`,"'=cmd|x",`)
+  })
+
+  it('writes each stored line as csvField does, every rule and every column (the lines are built in SQL)', async () => {
+    const values = ['=1+1', '+1', '-2', '@SUM(A1)', '\tTab', '\rCR', '=HYPERLINK("http://x","click")', '=a,b\nc', "'=already", "''-1",
+      'plain', 'a=b', "it's", "'", "''", "'a=b", 'e-mail', ' =not first', '', "'x, y", 'say "hi"', 'a\nb', 'a\rb', TRICKY, '🎧 = مرحبا']
+    values.forEach((value, i) =>
+      insert(handle, 'call_logs', rows.callLog({
+        id: uuid(100 + i), message: value, trace_id: value, user_id: i % 2 ? null : value, request_id: `r${i}`,
+        details: JSON.stringify({ value, n: -i }), timestamp: `2026-10-01T10:${String(i).padStart(2, '0')}:00.000Z`,
+      })),
+    )
+    const stored = await handle.db.selectFrom('call_logs').selectAll().orderBy('timestamp', 'desc').orderBy('seq', 'desc').execute()
+    const expected = csvHeader() + stored.map((row) => csvLine(toCallLog(row))).join('')
+    expect(await exportAs('csv')).toBe(expected)
   })
 
   it('applies the filter and the tenant scope', async () => {

@@ -3,10 +3,9 @@ import type { CallLogCursor, CallLogFilter } from '../../../src-shared/schemas/c
 import type { JsonReads } from '../../db/json-reads'
 import type { Database } from '../../db/schema'
 import type { Principal } from '../../kit/access'
-import { type ResolvedCallLogFilter, searchPage, searchPageLines } from './call-logs.search.repo'
+import { type ResolvedCallLogFilter, searchPageLines } from './call-logs.search.repo'
 import { resolveFilter } from './call-logs.search'
-import { toCallLog } from './call-log-row'
-import { csvHeader, csvLine } from './call-logs.lines'
+import { csvHeader } from './call-logs.lines'
 
 export type ExportFormat = 'csv' | 'ndjson'
 
@@ -25,18 +24,12 @@ interface Chunk {
 
 const encoder = new TextEncoder()
 
-/** NDJSON lines built by the query and joined beside it (a reader thread), handed over as bytes. */
-const ndjsonChunk = (db: Kysely<Database>, json: JsonReads, f: ResolvedCallLogFilter, cursor: CallLogCursor | null): Promise<Chunk> =>
-  searchPageLines(db, json, f, cursor, CHUNK_ROWS)
-
-/** CSV lines, formatted here from the rows (RFC 4180 and the formula guard: call-logs.lines.ts). */
-async function csvChunk(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor: CallLogCursor | null): Promise<Chunk> {
-  const rows = await searchPage(db, f, cursor, CHUNK_ROWS)
-  let text = ''
-  for (const row of rows) text += csvLine(toCallLog(row))
-  const last = rows.at(-1)
-  return { bytes: encoder.encode(text), rows: rows.length, cursor: last ? { timestamp: last.timestamp, seq: last.seq } : null }
-}
+/**
+ * Lines built by the query (a record's JSON, or its CSV line by csvField's rules) and joined beside
+ * it on a reader thread: the main thread only forwards the bytes.
+ */
+const chunk = (db: Kysely<Database>, json: JsonReads, f: ResolvedCallLogFilter, cursor: CallLogCursor | null, format: ExportFormat): Promise<Chunk> =>
+  searchPageLines(db, json, f, cursor, CHUNK_ROWS, format)
 
 /**
  * The filtered view as a byte stream, newest first, with no row cap, read in keyset chunks. The
@@ -63,11 +56,11 @@ export function exportStream(
         if (format === 'csv') controller.enqueue(encoder.encode(csvHeader()))
       }
       if (!done && resolved !== 'nothing') {
-        const chunk = format === 'csv' ? await csvChunk(db, resolved, cursor) : await ndjsonChunk(db, json, resolved, cursor)
-        cursor = chunk.cursor
-        onRows?.(chunk.rows)
-        if (chunk.rows < CHUNK_ROWS) done = true
-        if (chunk.bytes.byteLength > 0) controller.enqueue(chunk.bytes)
+        const next = await chunk(db, json, resolved, cursor, format)
+        cursor = next.cursor
+        onRows?.(next.rows)
+        if (next.rows < CHUNK_ROWS) done = true
+        if (next.bytes.byteLength > 0) controller.enqueue(next.bytes)
       }
       if (done) controller.close()
     },

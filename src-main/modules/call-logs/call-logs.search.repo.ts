@@ -4,7 +4,7 @@ import type { CallLogCursor } from '../../../src-shared/schemas/call-log-search'
 import type { JsonReads } from '../../db/json-reads'
 import type { CallLogRow, Database } from '../../db/schema'
 import type { TimeSlicer } from '../../lib/time-slicer'
-import { callLogJson } from './call-logs.repo'
+import { callLogCsvLine, callLogJson } from './call-logs.repo'
 import { HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN } from './fts-query'
 
 /**
@@ -65,10 +65,11 @@ export function searchPage(db: Kysely<Database>, f: ResolvedCallLogFilter, curso
   return pageQuery(db, f, cursor, limit).selectAll().execute()
 }
 
-/** The same page as NDJSON bytes, one API record a line, with the cursor of its last row (the export). */
-export async function searchPageLines(db: Kysely<Database>, json: JsonReads, f: ResolvedCallLogFilter, cursor: CallLogCursor | null, limit: number) {
-  const query = pageQuery(db, f, cursor, limit).select([callLogJson().as('json'), 'timestamp', 'seq'])
-  const { bytes, rows, last } = await json.bytes(query, { framing: 'lines', last: ['timestamp', 'seq'] })
+/** The same page as export lines (NDJSON records or CSV lines, built by the query), with the cursor of its last row. */
+export async function searchPageLines(db: Kysely<Database>, json: JsonReads, f: ResolvedCallLogFilter, cursor: CallLogCursor | null, limit: number, format: 'ndjson' | 'csv') {
+  const line = format === 'csv' ? callLogCsvLine() : callLogJson()
+  const query = pageQuery(db, f, cursor, limit).select([line.as('json'), 'timestamp', 'seq'])
+  const { bytes, rows, last } = await json.bytes(query, { framing: format === 'csv' ? 'concat' : 'lines', last: ['timestamp', 'seq'] })
   return { bytes, rows, cursor: last as CallLogCursor | null }
 }
 
