@@ -56,7 +56,7 @@ ${most} readers ÷ with 1) is small here; on a machine with N free cores the thr
 N ÷ its CPU ms/req and by the main thread's share of that work.
 
 ${header}
-|---|---:|${counts.map(() => '---:').join('|')}|---:|
+|---|---:|${counts.map(() => '---:').join('|')}|---:|---:|
 ${rows.join('\n')}
 `
   const reportPath = join(root, 'docs', 'benchmarks.md')
