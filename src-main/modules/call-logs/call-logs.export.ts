@@ -25,13 +25,6 @@ interface Chunk {
 const encoder = new TextEncoder()
 
 /**
- * Lines built by the query (a record's JSON, or its CSV line by csvField's rules) and joined beside
- * it on a reader thread: the main thread only forwards the bytes.
- */
-const chunk = (db: Kysely<Database>, json: JsonReads, f: ResolvedCallLogFilter, cursor: CallLogCursor | null, format: ExportFormat): Promise<Chunk> =>
-  searchPageLines(db, json, f, cursor, CHUNK_ROWS, format)
-
-/**
  * The filtered view as a byte stream, newest first, with no row cap, read in keyset chunks. The
  * stream pulls a chunk only when the client has taken the last one, so memory stays at about one
  * chunk, and a client that goes away (the stream cancelled) stops the reads.
@@ -56,7 +49,9 @@ export function exportStream(
         if (format === 'csv') controller.enqueue(encoder.encode(csvHeader()))
       }
       if (!done && resolved !== 'nothing') {
-        const next = await chunk(db, json, resolved, cursor, format)
+        // Lines built by the query and joined on a reader (a record's JSON, or its CSV line by
+        // csvField's rules): the main thread only forwards the bytes.
+        const next: Chunk = await searchPageLines(db, json, resolved, cursor, CHUNK_ROWS, format)
         cursor = next.cursor
         onRows?.(next.rows)
         if (next.rows < CHUNK_ROWS) done = true
