@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { CALL_LOG_COLUMNS } from '../src-main/modules/call-logs/call-log-values'
 import { CLI } from '../test/helpers/cli'
+import { removeDb } from './import'
 import { withSection } from './report-sections'
 import { rssMiB } from './soak'
 
@@ -59,10 +60,6 @@ async function writeFile(file: string, bytes: number): Promise<{ bytes: number; 
   out.end()
   await once(out, 'finish')
   return { bytes: statSync(file).size, records }
-}
-
-const removeDb = (db: string) => {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${db}${suffix}`, { force: true })
 }
 
 const median = (xs: number[]) => {

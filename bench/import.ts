@@ -57,7 +57,8 @@ function cliImport(file: string, db: string, extra: string[] = []): { rate: numb
 }
 
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean)
-const removeDb = (db: string) => {
+/** Removes a database file and its WAL, shared-memory and journal files. */
+export const removeDb = (db: string) => {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${db}${suffix}`, { force: true })
 }
 
