@@ -3,7 +3,7 @@ import { copyFileSync, createReadStream, readFileSync, rmSync, statSync, writeFi
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { checkCallLog } from '../src-main/modules/call-logs/call-log-record'
-import { CALL_LOG_COLUMNS, callLogValues } from '../src-main/modules/call-logs/call-log-values'
+import { CALL_LOG_COLUMNS, callLogValues, STORED_CALL_LOG_COLUMNS } from '../src-main/modules/call-logs/call-log-values'
 import { prepareInsert, withIndexesDeferred, withRollbackJournal } from '../src-main/db/bulk-insert'
 import { beginBulkLoad, prepareCallLogInsert, withCheckConstraintsOff } from '../src-main/modules/call-logs/call-logs.write.repo'
 import { parseInWorker } from '../src-main/modules/imports/parse-in-worker'
@@ -98,7 +98,7 @@ async function storeCeiling(file: string, db: string): Promise<number> {
   const service = await createService({ dbPath: db, seedNewDatabase: false, readers: 0 })
   const { sqlite } = service.handle
   const rows = parsedRows(file).map((values) => [...values, 'bench'])
-  const insert = prepareInsert(service.db, sqlite, 'call_logs', [...CALL_LOG_COLUMNS, 'import_id'])
+  const insert = prepareInsert(service.db, sqlite, 'call_logs', [...STORED_CALL_LOG_COLUMNS, 'import_id'])
   const started = performance.now()
   withRollbackJournal(sqlite, () =>
     sqlite.transaction(() => {

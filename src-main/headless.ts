@@ -26,7 +26,10 @@ function threadsOf(service: Service): string {
 export async function startHeadless(options: HeadlessOptions) {
   const { log } = options
   log(`Callscope ${options.version}`)
-  const service = await createService(options)
+  const service = await createService({
+    ...options,
+    onMigrating: (pending) => log(`Updating the store's schema (${pending.join(', ')}); once, and a store of millions of call logs takes a minute or less…`),
+  })
   try {
     log(`Database: ${service.database.path}${service.isNew ? ' (new)' : ''}; ${threadsOf(service)}`)
     if (service.seeded) {

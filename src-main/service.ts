@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { type DatabaseHandle, openStore } from './db/connection'
-import { migrateToLatest } from './db/migrate'
+import { migrateToLatest, pendingMigrations } from './db/migrate'
 import { defaultReaders } from './db/read-pool'
 import { createAgentsService } from './modules/agents/agents.service'
 import { createConversationsService } from './modules/conversations/conversations.service'
@@ -35,6 +35,8 @@ export interface ServiceOptions {
    * One per core by default. One-shot CLI commands pass 0: everything on their one thread.
    */
   readers?: number
+  /** Told, before they run, the migrations an existing store is about to get (a large store takes a while). */
+  onMigrating?: (pending: string[]) => void
 }
 
 /**
@@ -51,6 +53,10 @@ export async function createService(options: ServiceOptions) {
   })
   let seeded: SeedResult | null = null
   try {
+    if (!isNew && options.onMigrating) {
+      const pending = await pendingMigrations(handle.db)
+      if (pending.length) options.onMigrating(pending)
+    }
     await migrateToLatest(handle.db)
     const scale = options.seedNewDatabase ?? 'small'
     if (isNew && scale) {

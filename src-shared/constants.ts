@@ -18,7 +18,7 @@ export const CALL_LOGS_PAGE = { limitMin: 1, limitMax: 1000, limitDefault: 100 }
 export const LOG_LEVELS = ['debug', 'info', 'warning', 'error', 'critical'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
-/** Log types the demo data and the console know; the store accepts any lower-case identifier. */
+/** Log types the demo data and the console know; the store accepts any text of 1 to 100 characters. */
 export const KNOWN_LOG_TYPES = [
   'call',
   'sip',

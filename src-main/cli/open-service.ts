@@ -1,13 +1,17 @@
 import type { Service } from '../service'
 import { defaultDbPath } from './paths'
 
+/** Says on stderr that the store is being updated, so a long first start after an upgrade is not a hang. */
+export const reportMigrating = (pending: string[]) =>
+  process.stderr.write(`Updating the store's schema (${pending.join(', ')}); once, and a store of millions of call logs takes a minute or less…\n`)
+
 /**
  * Opens the store for a one-shot command (migrated, never auto-seeded) and closes it afterwards.
  * No reader threads: nothing else waits on this process, and starting them would only cost time.
  */
 export async function withService<T>(dbOption: string | undefined, run: (service: Service) => Promise<T>): Promise<T> {
   const { createService } = await import('../service')
-  const service = await createService({ dbPath: dbOption ?? defaultDbPath(), seedNewDatabase: false, readers: 0 })
+  const service = await createService({ dbPath: dbOption ?? defaultDbPath(), seedNewDatabase: false, readers: 0, onMigrating: reportMigrating })
   try {
     return await run(service)
   } finally {

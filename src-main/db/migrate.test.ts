@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { migratedDb } from '../../test/helpers/migrated-db'
 import { tempDir } from '../../test/helpers/temp-dir'
+import { Migrator } from 'kysely'
 import { type DatabaseHandle, openDatabase } from './connection'
 import { migrateToLatest, schemaVersion } from './migrate'
 import { migrations } from './migrations'
@@ -73,5 +74,44 @@ describe('migrations', () => {
       .join(' ')
     expect(plan).toContain('call_logs_agent_timestamp')
     expect(plan).not.toContain('TEMP B-TREE')
+  })
+
+  it('open the call log values (0008) on a store with rows: every row, its seq and its full-text entry kept', async () => {
+    handle = openDatabase({ path: ':memory:' })
+    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0007-token-expiry')).error).toBeUndefined()
+    const insert = handle.sqlite.prepare(
+      "insert into call_logs (seq, id, tenant_id, log_type, log_level, message, timestamp, pull_id) values (?, ?, 't', 'llm', ?, ?, '2026-11-01T10:00:00.000Z', ?)",
+    )
+    insert.run(7, 'a', 'error', 'provider timeout after retrying', 'p1')
+    insert.run(9, 'b', 'info', 'call answered', null)
+    const objectsBefore = handle.sqlite.prepare("select type, name from sqlite_master where tbl_name = 'call_logs' order by name").all()
+    expect(() => insert.run(10, 'c', 'info', 'x', null) && handle!.sqlite.prepare("update call_logs set log_type = 'Call Started' where id = 'c'").run()).toThrow(/CHECK/)
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    expect(handle.sqlite.prepare('select seq, id, log_level, log_level_original, pull_id from call_logs order by seq').all()).toEqual([
+      { seq: 7, id: 'a', log_level: 'error', log_level_original: null, pull_id: 'p1' },
+      { seq: 9, id: 'b', log_level: 'info', log_level_original: null, pull_id: null },
+      { seq: 10, id: 'c', log_level: 'info', log_level_original: null, pull_id: null },
+    ])
+    expect(handle.sqlite.prepare("select rowid from call_logs_fts where call_logs_fts match 'retrying'").pluck().all()).toEqual([7])
+    expect(handle.sqlite.prepare("select type, name from sqlite_master where tbl_name = 'call_logs' order by name").all()).toEqual(objectsBefore)
+    handle.sqlite.prepare("update call_logs set log_type = 'Call Started', log_level_original = 'WARN' where id = 'c'").run()
+    // The FTS triggers came back: a new line is searchable, a deleted one is gone.
+    insert.run(11, 'd', 'debug', 'transcript chunk', null)
+    handle.sqlite.prepare("delete from call_logs where id = 'a'").run()
+    expect(handle.sqlite.prepare("select rowid from call_logs_fts where call_logs_fts match 'transcript OR retrying'").pluck().all()).toEqual([11])
+    expect(handle.sqlite.pragma('integrity_check', { simple: true })).toBe('ok')
+    // FTS5's own check against the content table: throws SQLITE_CORRUPT_VTAB when they differ.
+    expect(() => handle!.sqlite.prepare("insert into call_logs_fts(call_logs_fts, rank) values ('integrity-check', 1)").run()).not.toThrow()
+
+    // And back down: a type the old rule refuses stops it, as it should, until that row is gone.
+    expect((await migrator.migrateTo('0007-token-expiry')).error).toBeDefined()
+    // The failed step left nothing behind: migrations run in one transaction (store-dialect.ts).
+    expect(handle.sqlite.prepare("select name from sqlite_master where name like 'call_logs_%' and type = 'table' and name not like 'call_logs_fts%'").pluck().all()).toEqual([])
+    expect(handle.sqlite.prepare("select log_type from call_logs where id = 'c'").pluck().get()).toBe('Call Started')
+    handle.sqlite.prepare("delete from call_logs where id = 'c'").run()
+    expect((await migrator.migrateTo('0007-token-expiry')).error).toBeUndefined()
+    expect(handle.sqlite.prepare('select seq from call_logs order by seq').pluck().all()).toEqual([9, 11])
   })
 })

@@ -19,6 +19,11 @@ export async function migrateToLatest(db: Kysely<any>): Promise<SchemaVersion> {
   return schemaVersion(db)
 }
 
+/** Names of the migrations not applied yet, in order. */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  return (await migrator(db).getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name)
+}
+
 export async function schemaVersion(db: Kysely<any>): Promise<SchemaVersion> {
   const all = await migrator(db).getMigrations()
   const applied = all.filter((m) => m.executedAt !== undefined)

@@ -152,6 +152,8 @@ export interface CallLogsTable {
   import_id: Defaulted<string | null>
   /** The pull that fetched it (pulls.id); null otherwise. */
   pull_id: Defaulted<string | null>
+  /** The level as the record spelled it (`WARN`, `fatal`, `40`), when not log_level itself. */
+  log_level_original: Defaulted<string | null>
 }
 
 export interface ImportsTable {

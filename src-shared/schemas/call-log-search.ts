@@ -32,7 +32,8 @@ export const callLogFilterSchema = z
     tenantId: laxUuid().optional(),
     levels: z.array(z.enum(LOG_LEVELS)).max(LOG_LEVELS.length).optional(),
     types: z
-      .array(z.string().max(50).regex(/^[a-z][a-z0-9_.]*$/, 'Log types are lower-case identifiers'))
+      // Open strings, as stored (issue 15).
+      .array(z.string().min(1).max(100))
       .max(50)
       .optional(),
     /** Full-text search over messages: words (all must match), "quoted phrases", prefix*. */

@@ -205,6 +205,23 @@ export const laxUuid = () =>
 
 export const uuidParam = (description: string) => laxUuid().openapi({ description })
 
+/** Longest id a path takes where the spec gives no format. */
+export const MAX_ID_LENGTH = 255
+
+/**
+ * An id the spec gives no format for (`agent_id`, `squad_id` in paths): any non-empty text of up to
+ * MAX_ID_LENGTH characters, as a FastAPI `str` parameter takes it, so a real backend's own ids
+ * (`agent_7`, `sq-eu`) work. A UUID in any of pydantic's spellings is normalised as laxUuid does,
+ * so it finds the lower-case id the store keeps.
+ */
+export const idParam = (description: string) =>
+  z
+    .string()
+    .min(1, 'String should have at least 1 character')
+    .max(MAX_ID_LENGTH, `String should have at most ${MAX_ID_LENGTH} characters`)
+    .overwrite((text) => canonicalUuid(text) ?? text)
+    .openapi({ description })
+
 /** An optional UUID query parameter (a repeated key: the last value, as FastAPI reads it). */
 export const uuidQueryParam = (description: string) => z.preprocess(lastValue, laxUuid()).optional().openapi({ description })
 

@@ -1,3 +1,4 @@
+import { MAX_ID_LENGTH } from './params'
 import { z } from './zod'
 
 /** Any 8-4-4-4-12 hex id, in either case (ids from other backends need not be RFC 4122 versions). */
@@ -18,7 +19,7 @@ export const pullRequestSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   /** An ISO 8601 date or date-time; the service checks it the way the REST date parameters are. */
   since: z.string().trim().optional().or(z.literal('').transform(() => undefined)),
-  squads: z.array(z.string().regex(UUID_PATTERN, 'a squad id is a UUID')).max(100).optional(),
+  squads: z.array(z.string().trim().min(1, 'a squad id is not empty').max(MAX_ID_LENGTH)).max(100).optional(),
   rate: z.number().positive().max(1000).optional(),
 })
 

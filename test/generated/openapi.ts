@@ -267,7 +267,6 @@ export interface components {
         };
         /** @description Analytics of one squad over a period. Sessions belong to the period by created_at, transfers by requested_at. */
         SquadAnalytics: {
-            /** Format: uuid */
             squad_id: string;
             squad_name: string;
             /** Format: uuid */
@@ -331,17 +330,11 @@ export interface components {
             success_rate: number;
         };
         TransferMatrixCell: {
-            /**
-             * Format: uuid
-             * @description Agent that handed the session over
-             */
+            /** @description Agent that handed the session over */
             from_agent_id: string;
             /** @description Agent name */
             from_agent_name: string;
-            /**
-             * Format: uuid
-             * @description Agent that was asked to take it
-             */
+            /** @description Agent that was asked to take it */
             to_agent_id: string;
             /** @description Agent name */
             to_agent_name: string;
@@ -353,10 +346,7 @@ export interface components {
             failed: number;
         };
         MemberUtilization: {
-            /**
-             * Format: uuid
-             * @description Agent id
-             */
+            /** @description Agent id */
             agent_id: string;
             /** @description Agent name */
             agent_name: string;
@@ -411,10 +401,7 @@ export interface components {
             by_channel: components["schemas"]["ChannelSessionCount"][];
         };
         MemberSessionCount: {
-            /**
-             * Format: uuid
-             * @description Agent id
-             */
+            /** @description Agent id */
             agent_id: string;
             /** @description Agent name */
             agent_name: string;

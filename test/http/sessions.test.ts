@@ -86,10 +86,16 @@ describe('GET /agents/{agent_id}/sessions', () => {
     }
   })
 
-  it('rejects a malformed agent id with 422 and answers an unknown one with 404', async () => {
-    const bad = await server.get('/agents/agent-7/sessions')
-    expect(bad.status).toBe(422)
-    expect(((await bad.json()) as { detail: unknown[] }).detail[0]).toMatchObject({ type: 'uuid_parsing', loc: ['path', 'agent_id'] })
+  it('takes any agent id up to 255 characters (a real backend\'s own ids), and answers an unknown one with 404', async () => {
+    const named = await server.get('/agents/agent-7/sessions')
+    expect(named.status).toBe(404)
+    expect(await named.json()).toEqual({ detail: 'Agent not found' })
+    const long = await server.get(`/agents/${'a'.repeat(256)}/sessions`)
+    expect(long.status).toBe(422)
+    expect(((await long.json()) as { detail: unknown[] }).detail[0]).toMatchObject({ type: 'string_too_long', loc: ['path', 'agent_id'] })
+    // A UUID in another spelling finds the stored lower-case id.
+    const braced = await server.get(`/agents/{${agentId.toUpperCase()}}/sessions`)
+    expect(braced.status).toBe(200)
     const unknown = await server.get('/agents/0b8c7a3e-0000-4000-8000-000000000000/sessions')
     expect(unknown.status).toBe(404)
     expect(await unknown.json()).toEqual({ detail: 'Agent not found' })

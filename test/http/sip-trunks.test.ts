@@ -74,7 +74,10 @@ describe('GET /agents/sip/list-trunks from the store', () => {
 
   it('is not captured by the /agents/{agent_id}/... routes, nor captures them', async () => {
     // Same segment count as /agents/{agent_id}/sessions: only the last segment tells them apart.
-    expect((await app.request('/agents/sip/sessions', { headers: ADMIN })).status).toBe(422)
+    // "sip" is a valid agent id (ids have no format in the spec), of no stored agent.
+    const sipAgent = await app.request('/agents/sip/sessions', { headers: ADMIN })
+    expect(sipAgent.status).toBe(404)
+    expect(await sipAgent.json()).toEqual({ detail: 'Agent not found' })
     expect((await app.request(`/agents/${IDS.agent}/sessions`, { headers: ADMIN })).status).toBe(404)
     expect((await app.request('/agents/sip/list-trunks/', { headers: ADMIN })).status).toBe(404)
     const post = await app.request(PATH, { method: 'POST', headers: ADMIN })

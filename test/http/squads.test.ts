@@ -77,11 +77,14 @@ describe('GET /squads/{squad_id}/analytics', () => {
     expect(own.status).toBe(200)
   })
 
-  it('answers 422 uuid_parsing for a squad id that is not a UUID', async () => {
-    const res = await app.request(path('not-a-uuid'), { headers: ADMIN })
-    expect(res.status).toBe(422)
-    expect(await res.json()).toEqual({
-      detail: [expect.objectContaining({ type: 'uuid_parsing', loc: ['path', 'squad_id'], input: 'not-a-uuid' })],
+  it('takes any squad id up to 255 characters: one that is not a UUID is looked up (404), a longer one is refused', async () => {
+    const named = await app.request(path('sq-eu-west'), { headers: ADMIN })
+    expect(named.status).toBe(404)
+    expect(await named.json()).toEqual({ detail: 'Squad not found' })
+    const long = await app.request(path('s'.repeat(256)), { headers: ADMIN })
+    expect(long.status).toBe(422)
+    expect(await long.json()).toEqual({
+      detail: [expect.objectContaining({ type: 'string_too_long', loc: ['path', 'squad_id'], ctx: { max_length: 255 } })],
     })
   })
 

@@ -219,8 +219,52 @@ describe('pull from a live backend', () => {
     expect(localRows('select message from call_logs where id = ?', good.id)).toEqual([{ message: 'kept' }])
     expect(localRows('select id from call_logs where id = ?', bad.id)).toEqual([])
     expect(mixed.counts.tenants.invalid).toBeGreaterThan(0)
-    expect(mixed.errors).toContainEqual({ step: 'tenant 11111111-1111-4111-8111-111111111111', reason: 'not a valid tenant, not stored: name: Too small: expected string to have >=1 characters' })
+    expect(mixed.errors).toContainEqual({
+      step: 'tenant 11111111-1111-4111-8111-111111111111',
+      reason: expect.stringMatching(/^not a valid tenant, not stored: name: Too small: expected string to have >=1 characters \(got ""\); billing_plan is required; status is required \(and \d+ more\)$/),
+    })
     expect(count(localRows('select id from tenants'))).toBe(0)
+  })
+
+  it('keeps what real backends send: levels in other spellings, open log types and statuses, ids that are not UUIDs', async () => {
+    await freshLocal()
+    const tenant = '22222222-2222-4222-8222-222222222222'
+    const line = (n: number, o: Record<string, unknown>) => ({
+      id: `7b0e4c1e-4a4d-4c5e-9b59-0d8f3f1c2b${String(n).padStart(2, '0')}`, tenant_id: tenant, log_type: 'call', log_level: 'info',
+      message: `line ${n}`, timestamp: `2026-11-20T10:00:0${n}.000Z`, details: {}, ...o,
+    })
+    const records = [
+      line(1, { log_level: 'WARN', log_type: 'Call Started' }),
+      line(2, { log_level: 'fatal', conversation_id: 'conv_81' }),
+      line(3, { log_level: 40, user_id: 'u-7', trace_id: 'trace:9', request_id: 'req 1' }),
+      line(4, { log_type: 'transfer', details: { squad_id: 'sq-eu-west' } }),
+    ]
+    const profile = { ...(remoteRows('select * from tenants limit 1')[0] as Record<string, unknown>) }
+    const tenantBody = { ...profile, id: tenant, status: 'pending_review', meta_data: null, sip_enabled: false, recording_enabled: true, analytics_enabled: true, hipaa_enabled: false, pci_enabled: false, data_encryption_enabled: true }
+    delete tenantBody.pull_id
+    let served = false
+    proxy.setFault((r) => {
+      if (r.url.startsWith('/logs/calls')) {
+        const body = served ? [] : records
+        served = true
+        return { status: 200, body: JSON.stringify(body) }
+      }
+      if (r.url.startsWith(`/tenants/${tenant}`)) return { status: 200, body: JSON.stringify(tenantBody) }
+      if (r.url.startsWith('/squads/sq-eu-west/analytics')) return { status: 200, body: JSON.stringify({ squad_id: 'sq-eu-west', transfers: 1 }) }
+      return undefined
+    })
+    const report = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: '2026-11-19', ...QUICK })
+    expect(report).toMatchObject({ status: 'completed' })
+    expect(report.counts.callLogs).toMatchObject({ inserted: 4, invalid: 0 })
+    expect(localRows('select log_type, log_level, log_level_original, user_id, trace_id, request_id from call_logs order by timestamp')).toEqual([
+      { log_type: 'Call Started', log_level: 'warning', log_level_original: 'WARN', user_id: null, trace_id: null, request_id: null },
+      { log_type: 'call', log_level: 'critical', log_level_original: 'fatal', user_id: null, trace_id: null, request_id: null },
+      { log_type: 'call', log_level: 'error', log_level_original: '40', user_id: 'u-7', trace_id: 'trace:9', request_id: 'req 1' },
+      { log_type: 'transfer', log_level: 'info', log_level_original: null, user_id: null, trace_id: null, request_id: null },
+    ])
+    expect(localRows('select status from tenants where id = ?', tenant)).toEqual([{ status: 'pending_review' }])
+    expect(proxy.requests.map((r) => r.url)).toContainEqual(expect.stringMatching(/^\/squads\/sq-eu-west\/analytics\?/))
+    expect(report.counts.squadAnalytics.fetched).toBe(1)
   })
 
   it('can be cancelled, recording how far it got', async () => {
@@ -258,6 +302,7 @@ describe('pull from a live backend', () => {
     await expect(local.pulls.pull({ ...base, since: 'last week' })).rejects.toThrow('--since must be an ISO 8601 date or date-time: "last week"')
     await expect(local.pulls.pull({ ...base, tenantId: 'acme' })).rejects.toThrow('the tenant id must be a UUID: "acme"')
     await expect(local.pulls.pull({ ...base, token: ' ' })).rejects.toThrow('a token is needed to pull')
+    await expect(local.pulls.pull({ ...base, squads: [''] })).rejects.toThrow('a squad id must be 1 to 255 characters: ""')
     expect(await local.pulls.list()).toEqual([])
   })
 })

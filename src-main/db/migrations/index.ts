@@ -6,6 +6,7 @@ import { imports } from './0004-imports'
 import { pulls } from './0005-pulls'
 import { origins } from './0006-origins'
 import { tokenExpiry } from './0007-token-expiry'
+import { openLogValues } from './0008-open-log-values'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005-pulls': pulls,
   '0006-origins': origins,
   '0007-token-expiry': tokenExpiry,
+  '0008-open-log-values': openLogValues,
 }

@@ -10,8 +10,11 @@ export const CALL_LOG_COLUMNS = [
   'session_id', 'call_id', 'details', 'user_id', 'trace_id', 'request_id',
 ] as const satisfies ReadonlyArray<keyof NewCallLog & keyof CallLog>
 
-/** A call log row as positional values, in CALL_LOG_COLUMNS order. */
+/** What the store keeps of a record besides the API's fields: the level as it was spelled. */
+export const STORED_CALL_LOG_COLUMNS = [...CALL_LOG_COLUMNS, 'log_level_original'] as const satisfies ReadonlyArray<keyof NewCallLog>
+
+/** A call log row as positional values, in STORED_CALL_LOG_COLUMNS order. */
 export type CallLogValues = Array<string | null>
 
 /** A row object as the positional values `prepareCallLogInsert` takes. */
-export const callLogValues = (row: NewCallLog): CallLogValues => CALL_LOG_COLUMNS.map((c) => row[c] ?? null) as CallLogValues
+export const callLogValues = (row: NewCallLog): CallLogValues => STORED_CALL_LOG_COLUMNS.map((c) => row[c] ?? null) as CallLogValues

@@ -44,6 +44,8 @@ export interface CallLogContext {
   after: CallLogLine[]
   /** The import or pull that brought the anchor in; null for seeded and local records. */
   origin: Origin | null
+  /** The anchor's level as its source spelled it (`WARN`, `40`), when not its log_level. */
+  levelAsSent: string | null
 }
 
 /** Bucket sizes the histogram picks from, smallest first (seconds). */
@@ -164,10 +166,11 @@ export function createCallLogSearch(db: Kysely<Database>) {
       const tenantId = tenantScope(principal)
       const pivot = anchor.call_id ? 'call' : anchor.trace_id ? 'trace' : null
       const origin = await findOrigin(db, anchor)
-      if (pivot === null) return { anchor: line(anchor), pivot, before: [], after: [], origin }
+      const levelAsSent = anchor.log_level_original
+      if (pivot === null) return { anchor: line(anchor), pivot, before: [], after: [], origin, levelAsSent }
       const column = pivot === 'call' ? 'call_id' : 'trace_id'
       const around = await repo.neighbours(db, column, (anchor[column] as string), anchor, before, after, tenantId)
-      return { anchor: line(anchor), pivot, before: around.before.map(line), after: around.after.map(line), origin }
+      return { anchor: line(anchor), pivot, before: around.before.map(line), after: around.after.map(line), origin, levelAsSent }
     },
   }
 }

@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { dropIndexesAndTriggers, useFileTempStore, useRollbackJournal } from '../../db/bulk-insert'
 import type { Database, NewCallLog } from '../../db/schema'
-import { CALL_LOG_COLUMNS, callLogValues, type CallLogValues } from './call-log-values'
+import { callLogValues, type CallLogValues, STORED_CALL_LOG_COLUMNS } from './call-log-values'
 
 /*
  * The call log write path, shared by imports and pulls: one checked insert, batches committed with
@@ -24,7 +24,7 @@ export type CallLogInsert = (values: CallLogValues) => boolean
 // SQLite-only: a prepared statement on the raw better-sqlite3 handle, run synchronously per row.
 export function prepareCallLogInsert(db: Kysely<Database>, sqlite: BetterSqlite3.Database, origin: CallLogOrigin): CallLogInsert {
   const [[column, id]] = Object.entries(origin) as [[keyof CallLogOrigin, string]]
-  const placeholder = { ...Object.fromEntries(CALL_LOG_COLUMNS.map((c) => [c, null])), [column]: null } as unknown as NewCallLog
+  const placeholder = { ...Object.fromEntries(STORED_CALL_LOG_COLUMNS.map((c) => [c, null])), [column]: null } as unknown as NewCallLog
   const { sql } = db.insertInto('call_logs').values(placeholder).onConflict((oc) => oc.column('id').doNothing()).compile()
   const statement = sqlite.prepare(sql)
   return (values) => statement.run(values, id).changes === 1

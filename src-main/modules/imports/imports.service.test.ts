@@ -60,7 +60,7 @@ describe.each(['worker', 'thread'] as const)('importing NDJSON, parsed on the %s
     JSON.stringify(record(3, { log_level: 'loud' })),
     JSON.stringify(record(4, { timestamp: '2026-11-01 10:00:04' })),
     JSON.stringify({ ...record(5), tenant_id: undefined }),
-    JSON.stringify(record(6, { log_type: 'LLM Errors' })),
+    JSON.stringify(record(6, { log_type: '' })),
     '[1, 2]',
   ]
 
@@ -71,7 +71,7 @@ describe.each(['worker', 'thread'] as const)('importing NDJSON, parsed on the %s
     expect(report.errors[0]!.reason).toMatch(/^not valid JSON/)
     expect(report.errors[1]!.reason).toMatch(/^log_level: /)
     expect(report.errors[2]!.reason).toBe('tenant_id is required')
-    expect(report.errors[3]!.reason).toMatch(/^log_type: log_type must be a lower-case identifier/)
+    expect(report.errors[3]!.reason).toBe('log_type: must not be empty (got "")')
     expect(report.errors[4]!.reason).toBe('expected a JSON object')
     expect(report.bytesRead).toBe(Buffer.byteLength(lines.join('\n')))
     // Stored as the API serves them: level lower-cased, a time without offset read as UTC.
@@ -92,8 +92,8 @@ describe.each(['worker', 'thread'] as const)('importing NDJSON, parsed on the %s
       ].join('\n'),
       'ndjson',
     )
-    expect(report.errors[0]!.reason).toMatch(/^tenant_id is required; log_level: Invalid option: .*"critical"$/)
-    expect(report.errors[1]!.reason).toMatch(/^id: Invalid UUID; tenant_id is required; log_type: log_type must be a lower-case identifier.* \(and [2-9] more\)$/)
+    expect(report.errors[0]!.reason).toMatch(/^tenant_id is required; log_level: must be a log level: debug, .* \(got "loud"\)$/)
+    expect(report.errors[1]!.reason).toBe('id: must be a UUID, 8-4-4-4-12 hexadecimal digits (got "x"); tenant_id is required; log_level is required (and 2 more)')
   })
 
   it('fails on a file that is not NDJSON at all, storing nothing', async () => {
@@ -102,6 +102,24 @@ describe.each(['worker', 'thread'] as const)('importing NDJSON, parsed on the %s
     expect(report).toMatchObject({ status: 'failed', inserted: 0, invalid: 0 })
     expect(report.failure).toMatch(/^line 1: not valid JSON: .*, nor is the next line: not NDJSON \(one JSON record per line\)$/)
     expect(await count()).toBe(0)
+  })
+
+  it('keeps what real backends send: open log types, levels in other spellings with the spelling kept', async () => {
+    const report = await run(
+      [
+        JSON.stringify(record(1, { log_type: 'LLM Errors', log_level: 'WARN' })),
+        JSON.stringify(record(2, { log_type: 'Anruf', log_level: 40 })),
+        JSON.stringify(record(3, { log_level: 'fatal' })),
+      ].join('\n'),
+      'ndjson',
+    )
+    expect(report).toMatchObject({ inserted: 3, invalid: 0 })
+    const stored = handle.sqlite.prepare('select log_type, log_level, log_level_original from call_logs order by timestamp').all()
+    expect(stored).toEqual([
+      { log_type: 'LLM Errors', log_level: 'warning', log_level_original: 'WARN' },
+      { log_type: 'Anruf', log_level: 'error', log_level_original: '40' },
+      { log_type: 'llm', log_level: 'critical', log_level_original: 'fatal' },
+    ])
   })
 
   it('adds nothing the second time: known ids are duplicates', async () => {

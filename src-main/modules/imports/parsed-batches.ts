@@ -14,7 +14,7 @@ export interface RefusedRecord {
 
 /**
  * What the parsing stage hands the writer: store-ready values (call_logs' columns in
- * CALL_LOG_COLUMNS order) and the refused records, in file order. Plain arrays and numbers, so a
+ * STORED_CALL_LOG_COLUMNS order) and the refused records, in file order. Plain arrays and numbers, so a
  * batch crosses a worker boundary as a cheap structured clone.
  */
 export interface ParsedBatch {

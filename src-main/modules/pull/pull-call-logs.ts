@@ -1,4 +1,5 @@
-import { UUID_PATTERN } from '../../../src-shared/schemas/pull'
+import { canonicalUuid } from '../../../src-shared/schemas/lax-uuid'
+import { MAX_ID_LENGTH } from '../../../src-shared/schemas/params'
 import type { NewCallLog } from '../../db/schema'
 import { checkCallLog } from '../call-logs/call-log-record'
 import { storeCallLogsJob } from '../call-logs/call-logs.write-jobs'
@@ -37,7 +38,7 @@ function checkWindow(run: PullRun, records: unknown[]): Accepted[] {
     if (log.agent_id) known.push([`agent:${log.agent_id}`, log.tenant_id])
     // From the record as received: the row's details are already serialized for the store.
     const squad = (value as { details?: { squad_id?: unknown } }).details?.squad_id
-    if (typeof squad === 'string' && UUID_PATTERN.test(squad)) known.push([`squad:${squad.toLowerCase()}`, log.tenant_id])
+    if (typeof squad === 'string' && squad.trim() && squad.length <= MAX_ID_LENGTH) known.push([`squad:${canonicalUuid(squad) ?? squad}`, log.tenant_id])
     accepted.push({ row: log, known })
   }
   return accepted

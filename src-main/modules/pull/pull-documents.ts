@@ -1,3 +1,4 @@
+import { canonicalUuid } from '../../../src-shared/schemas/lax-uuid'
 import type { PullRun } from './pull-run'
 import * as repo from './pulls.repo'
 import { RemoteError } from './remote-client'
@@ -19,7 +20,7 @@ async function pullDocument(run: PullRun, kind: 'squad_analytics' | 'sip_trunks'
  */
 export async function pullSquadAnalytics(run: PullRun): Promise<void> {
   const { row, counts } = run
-  for (const { id, state } of await run.known('squad:', (run.options.squads ?? []).map((s) => s.toLowerCase()))) {
+  for (const { id, state } of await run.known('squad:', (run.options.squads ?? []).map((s) => canonicalUuid(s) ?? s))) {
     if (run.finishedEarlier(state)) {
       counts.skipped++
       continue

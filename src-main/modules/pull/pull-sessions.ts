@@ -1,4 +1,5 @@
 import { sessionListSchema } from '../../../src-shared/schemas/session'
+import { refusalReason } from '../../kit/refusal'
 import type { PullRun } from './pull-run'
 import * as repo from './pulls.repo'
 import { RemoteError } from './remote-client'
@@ -22,10 +23,10 @@ export async function pullSessions(run: PullRun, agentId: string, tenant: string
       }
       throw error
     }
-    const page = sessionListSchema.safeParse(body)
+    const page = sessionListSchema.safeParse(body, { reportInput: true })
     if (!page.success) {
-      const issue = page.error.issues[0]!
-      run.problem(`sessions of agent ${agentId}`, `not a session list, not stored (at offset ${offset}): ${issue.path.join('.') || 'body'}: ${issue.message}`)
+      const why = typeof body === 'object' && body !== null ? refusalReason(page.error, body as Record<string, unknown>) : `got ${JSON.stringify(body)?.slice(0, 60)}`
+      run.problem(`sessions of agent ${agentId}`, `not a session list, not stored (at offset ${offset}): ${why}`)
       return
     }
     const fetchedAt = new Date().toISOString()

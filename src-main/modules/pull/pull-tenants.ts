@@ -1,16 +1,15 @@
 import { tenantSchema } from '../../../src-shared/schemas/tenant'
 import type { NewTenant } from '../../db/schema'
+import { refusalReason } from '../../kit/refusal'
 import type { PullRun } from './pull-run'
 import * as repo from './pulls.repo'
 import { RemoteError } from './remote-client'
 
 /** A tenant profile as the remote sends it, checked and turned into a store row. */
 function tenantRow(value: unknown): { row: NewTenant } | { reason: string } {
-  const parsed = tenantSchema.safeParse(value)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    return { reason: `${issue.path.join('.') || 'body'}: ${issue.message}` }
-  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { reason: 'not a JSON object' }
+  const parsed = tenantSchema.safeParse(value, { reportInput: true })
+  if (!parsed.success) return { reason: refusalReason(parsed.error, value as Record<string, unknown>) }
   const t = parsed.data
   const flag = (b: boolean) => (b ? 1 : 0)
   return {

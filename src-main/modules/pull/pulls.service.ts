@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import { parseInstant } from '../../../src-shared/schemas/params'
+import { MAX_ID_LENGTH, parseInstant } from '../../../src-shared/schemas/params'
 import { type pulledDocumentsQuerySchema, UUID_PATTERN } from '../../../src-shared/schemas/pull'
 import type { z } from '../../../src-shared/schemas/zod'
 import type { Database, PulledKind } from '../../db/schema'
@@ -33,7 +33,9 @@ function newPullRow(options: PullOptions): repo.PullRow {
   if (!options.token.trim()) throw new InvalidInputError('a token is needed to pull')
   const tenantId = options.tenantId?.toLowerCase() ?? null
   if (tenantId !== null && !UUID_PATTERN.test(tenantId)) throw new InvalidInputError(`the tenant id must be a UUID: ${JSON.stringify(options.tenantId)}`)
-  for (const squad of options.squads ?? []) if (!UUID_PATTERN.test(squad)) throw new InvalidInputError(`a squad id must be a UUID: ${JSON.stringify(squad)}`)
+  for (const squad of options.squads ?? []) {
+    if (!squad.trim() || squad.length > MAX_ID_LENGTH) throw new InvalidInputError(`a squad id must be 1 to ${MAX_ID_LENGTH} characters: ${JSON.stringify(squad)}`)
+  }
   const startedMs = Date.now()
   const since = options.since === undefined ? iso(startedMs - DEFAULT_PULL_DAYS * 86_400_000) : parseInstant(options.since)
   if (since === null) throw new InvalidInputError(`--since must be an ISO 8601 date or date-time: ${JSON.stringify(options.since)}`)

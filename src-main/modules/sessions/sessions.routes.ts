@@ -1,13 +1,13 @@
 import { createRoute } from '@hono/zod-openapi'
 import { sessionListQuerySchema, sessionListSchema } from '../../../src-shared/schemas/session'
-import { uuidParam } from '../../../src-shared/schemas/params'
+import { idParam } from '../../../src-shared/schemas/params'
 import { z } from '../../../src-shared/schemas/zod'
 import { type Authenticate, requireBearer } from '../../kit/http/auth'
 import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
 import { standardResponses } from '../../kit/http/responses'
 import type { SessionsService } from './sessions.service'
 
-const params = z.object({ agent_id: uuidParam('Agent id') })
+const params = z.object({ agent_id: idParam('Agent id') })
 
 /** The sessions listing and its alias share one definition; only path and operation id differ. */
 const listRoute = (path: string, operationId: string, summary: string) =>

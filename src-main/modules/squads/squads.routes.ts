@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi'
-import { uuidParam } from '../../../src-shared/schemas/params'
+import { idParam } from '../../../src-shared/schemas/params'
 import { squadAnalyticsQuerySchema, squadAnalyticsSchema } from '../../../src-shared/schemas/squad-analytics'
 import { z } from '../../../src-shared/schemas/zod'
 import { type Authenticate, requireBearer } from '../../kit/http/auth'
@@ -16,7 +16,7 @@ const getSquadAnalytics = createRoute({
   description:
     "Transfer statistics, member utilization, routing strategy performance and session distribution of a squad over a period (default: the last 30 days). Sessions count by created_at, transfers by requested_at. A tenant-scoped token sees only its tenant's squads.",
   security: [{ HTTPBearer: [] }],
-  request: { params: z.object({ squad_id: uuidParam('Squad id') }), query: squadAnalyticsQuerySchema },
+  request: { params: z.object({ squad_id: idParam('Squad id') }), query: squadAnalyticsQuerySchema },
   responses: {
     200: { description: 'Successful Response', content: { 'application/json': { schema: squadAnalyticsSchema } } },
     ...standardResponses({ notFound: true }),

@@ -18,7 +18,21 @@ interface CallLogDetailsProps {
 
 const FIELDS: Array<keyof CallLogLine> = ['id', 'timestamp', 'log_level', 'log_type', 'message', 'tenant_id', 'agent_id', 'session_id', 'call_id', 'trace_id', 'request_id', 'user_id']
 
-function Fields({ line }: { line: CallLogLine }) {
+/** The level badge, and how the source spelled it when that differs (kept on import and pull). */
+function Level({ line, asSent }: { line: CallLogLine; asSent: string | null }) {
+  return (
+    <Group gap={6}>
+      <LogLevelBadge level={line.log_level} />
+      {asSent !== null && (
+        <Text span size="xs" c="dimmed" data-testid="details-level-as-sent">
+          sent as <Code fz="xs">{asSent}</Code>
+        </Text>
+      )}
+    </Group>
+  )
+}
+
+function Fields({ line, levelAsSent }: { line: CallLogLine; levelAsSent: string | null }) {
   return (
     <Table fz="xs" verticalSpacing={4} data-testid="details-fields">
       <Table.Tbody>
@@ -28,7 +42,7 @@ function Fields({ line }: { line: CallLogLine }) {
               {f}
             </Table.Td>
             <Table.Td style={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }} ff={f === 'message' ? undefined : 'monospace'}>
-              {f === 'log_level' ? <LogLevelBadge level={line.log_level} /> : ((line[f] as string | null) ?? <Text span c="dimmed" size="xs">null</Text>)}
+              {f === 'log_level' ? <Level line={line} asSent={levelAsSent} /> : ((line[f] as string | null) ?? <Text span c="dimmed" size="xs">null</Text>)}
             </Table.Td>
           </Table.Tr>
         ))}
@@ -139,7 +153,7 @@ export function CallLogDetails({ id, onClose, onPick, setView }: CallLogDetailsP
                   )}
                 </CopyButton>
               </Group>
-              <Fields line={c.anchor} />
+              <Fields line={c.anchor} levelAsSent={c.levelAsSent} />
               <OriginNote origin={c.origin} />
               <Text size="sm" fw={600}>
                 {c.pivot === 'call' ? 'Around it in the same call' : c.pivot === 'trace' ? 'Around it in the same trace' : 'No call or trace to show around it'}
