@@ -239,9 +239,8 @@ describe('pull from a live backend', () => {
       line(3, { log_level: 40, user_id: 'u-7', trace_id: 'trace:9', request_id: 'req 1' }),
       line(4, { log_type: 'transfer', details: { squad_id: 'sq-eu-west' } }),
     ]
-    const profile = { ...(remoteRows('select * from tenants limit 1')[0] as Record<string, unknown>) }
+    const { pull_id: _pulled, ...profile } = remoteRows('select * from tenants limit 1')[0] as Record<string, unknown>
     const tenantBody = { ...profile, id: tenant, status: 'pending_review', meta_data: null, sip_enabled: false, recording_enabled: true, analytics_enabled: true, hipaa_enabled: false, pci_enabled: false, data_encryption_enabled: true }
-    delete tenantBody.pull_id
     let served = false
     proxy.setFault((r) => {
       if (r.url.startsWith('/logs/calls')) {
