@@ -27,7 +27,7 @@ describe('migrations', () => {
       .all()
     expect(tables).toEqual([
       'agents', 'api_tokens', 'call_logs', 'call_logs_fts', 'calls', 'conversations', 'imports', 'messages',
-      'provider_credentials', 'pull_cursors', 'pulled_documents', 'pulls', 'settings', 'sip_inbound_trunks', 'squad_members', 'squads', 'tenants', 'transfers',
+      'provider_credentials', 'pull_cursors', 'pulled_agents', 'pulled_documents', 'pulled_sessions', 'pulls', 'settings', 'sip_inbound_trunks', 'squad_members', 'squads', 'tenants', 'transfers',
     ])
   })
 
@@ -113,5 +113,42 @@ describe('migrations', () => {
     handle.sqlite.prepare("delete from call_logs where id = 'c'").run()
     expect((await migrator.migrateTo('0007-token-expiry')).error).toBeUndefined()
     expect(handle.sqlite.prepare('select seq from call_logs order by seq').pluck().all()).toEqual([9, 11])
+  })
+
+  it('turn pulled session documents into rows (0009), in the listing order, and back', async () => {
+    handle = openDatabase({ path: ':memory:' })
+    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0008-open-log-values')).error).toBeUndefined()
+    const doc = handle.sqlite.prepare("insert into pulled_documents (source, kind, key, body, fetched_at, pull_id) values ('http://r', 'session', ?, ?, ?, 'p1')")
+    const item = (agent: string, id: string, created: string) => JSON.stringify({ agent_id: agent, conversation_id: id, created_at: created, updated_at: created, message_count: 2, last_message_preview: 'مرحبا' })
+    doc.run('a1/c1', item('a1', 'c1', '2026-11-01T10:00:00.000Z'), '2026-11-20T00:00:00.000Z')
+    doc.run('a1/c2', item('a1', 'c2', '2026-11-02T10:00:00.000Z'), '2026-11-20T00:00:01.000Z')
+    doc.run('a1/c3', item('a1', 'c3', '2026-11-02T10:00:00.000Z'), '2026-11-20T00:00:01.000Z')
+    doc.run('a2/c9', item('a2', 'c9', '2026-11-03T10:00:00.000Z'), '2026-11-20T00:00:02.000Z')
+    handle.sqlite.prepare("insert into pulled_documents (source, kind, key, body, fetched_at, pull_id) values ('http://r', 'sip_trunks', '*', '{}', '2026-11-20T00:00:00.000Z', 'p1')").run()
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    expect(handle.sqlite.prepare('select agent_id, position, conversation_id, last_message_preview from pulled_sessions order by agent_id, position').all()).toEqual([
+      { agent_id: 'a1', position: 0, conversation_id: 'c3', last_message_preview: 'مرحبا' },
+      { agent_id: 'a1', position: 1, conversation_id: 'c2', last_message_preview: 'مرحبا' },
+      { agent_id: 'a1', position: 2, conversation_id: 'c1', last_message_preview: 'مرحبا' },
+      { agent_id: 'a2', position: 0, conversation_id: 'c9', last_message_preview: 'مرحبا' },
+    ])
+    expect(handle.sqlite.prepare('select id, fetched_at, pull_id from pulled_agents order by id').all()).toEqual([
+      { id: 'a1', fetched_at: '2026-11-20T00:00:01.000Z', pull_id: 'p1' },
+      { id: 'a2', fetched_at: '2026-11-20T00:00:02.000Z', pull_id: 'p1' },
+    ])
+    expect(handle.sqlite.prepare('select kind from pulled_documents').pluck().all()).toEqual(['sip_trunks'])
+    // The page's lookups use the keys: the agent by id, its sessions in listing order.
+    const plan = handle.sqlite
+      .prepare("explain query plan select * from pulled_agents a, pulled_sessions s where a.id = ? and s.source = a.source and s.agent_id = a.id order by s.position limit 20")
+      .all('a1')
+      .map((r) => (r as { detail: string }).detail)
+      .join(' | ')
+    expect(plan).toMatch(/SEARCH a USING (COVERING )?INDEX pulled_agents_id/)
+    expect(plan).toMatch(/SEARCH s USING INDEX sqlite_autoindex_pulled_sessions_1|SEARCH s USING PRIMARY KEY|SEARCH s USING INDEX pulled_sessions/)
+
+    expect((await migrator.migrateTo('0008-open-log-values')).error).toBeUndefined()
+    expect(handle.sqlite.prepare("select count(*) from pulled_documents where kind = 'session'").pluck().get()).toBe(4)
   })
 })

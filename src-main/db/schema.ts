@@ -225,6 +225,30 @@ export interface PulledDocumentsTable {
   pull_id: string
 }
 
+/** An agent whose sessions listing a pull fetched (migration 0009). */
+export interface PulledAgentsTable {
+  /** The backend's normalized base URL (pulls.source). */
+  source: string
+  id: string
+  /** The agent's tenant, as the call logs naming it said; null when unknown (admins only see it). */
+  tenant_id: string | null
+  fetched_at: string
+  pull_id: string
+}
+
+/** One item of a pulled agent's sessions listing, as the remote answered it. */
+export interface PulledSessionsTable {
+  source: string
+  agent_id: string
+  /** Its place in the remote's listing (0 = first): the mirror's order, ties included. */
+  position: number
+  conversation_id: string
+  created_at: string
+  updated_at: string
+  message_count: number
+  last_message_preview: string
+}
+
 export interface TransfersTable {
   id: string
   tenant_id: string
@@ -304,6 +328,8 @@ export interface Database {
   pulls: PullsTable
   pull_cursors: PullCursorsTable
   pulled_documents: PulledDocumentsTable
+  pulled_agents: PulledAgentsTable
+  pulled_sessions: PulledSessionsTable
   transfers: TransfersTable
   sip_inbound_trunks: SipInboundTrunksTable
   provider_credentials: ProviderCredentialsTable

@@ -123,5 +123,5 @@ describe('data page in Chromium', () => {
     await screenshot(page, 'tenant-origin')
     expect(errors).toEqual([])
     await page.close()
-  })
+  }, 60_000) // a whole pull from a live backend, which under a full parallel run can take half a minute
 })

@@ -65,7 +65,7 @@ describe('callscope import, export and snapshot', () => {
     const result = runCli(['import', 'logs', file, '--db', target])
     expect(result.status).toBe(0)
     expect(result.stdout).toContain('4 records read: 2 new, 0 already stored, 2 refused')
-    expect(result.stderr).toContain('record 2, line 2: id: Invalid input: expected string, received number')
+    expect(result.stderr).toContain('record 2, line 2: id: must be a UUID, 8-4-4-4-12 hexadecimal digits (got 1); tenant_id is required')
     expect(result.stderr).toMatch(/record 4, line 4: not valid JSON/)
     writeFileSync(`${dir}/broken.json`, '{"not": "an array"}')
     const broken = runCli(['import', 'logs', `${dir}/broken.json`, '--format', 'json', '--db', target])

@@ -72,8 +72,8 @@ describe('pull from a live backend', () => {
     const someTenant = (localRows('select id from tenants limit 1')[0] as { id: string }).id
     expect(await local.tenants.origin(admin, someTenant)).toEqual(origin)
 
-    const sessions = await local.pulls.documents(report.source, 'session')
-    expect(sessions.length).toBe(count(remoteRows('select id from conversations')))
+    // Sessions as rows, in the remote's listing order (test/integration/mirror.test.ts compares the operation).
+    expect(count(localRows('select 1 from pulled_sessions'))).toBe(count(remoteRows('select id from conversations')))
     const agent = (remoteRows('select agent_id from conversations group by agent_id order by count(*) desc limit 1')[0] as { agent_id: string }).agent_id
     // The remote's own listing, every page of it.
     const listed: Array<{ conversation_id: string }> = []
@@ -83,9 +83,11 @@ describe('pull from a live backend', () => {
       if (listed.length >= page.total) break
     }
     expect(listed.length).toBeGreaterThan(100)
-    const stored = sessions.filter((s) => s.key.startsWith(`${agent}/`)).map((s) => JSON.parse(s.body) as { agent_id: string; conversation_id: string })
-    const byId = (a: { conversation_id: string }, b: { conversation_id: string }) => a.conversation_id.localeCompare(b.conversation_id)
-    expect(stored.map(({ agent_id: _a, ...item }) => item).sort(byId)).toEqual(listed.sort(byId))
+    const stored = localRows('select conversation_id, created_at, updated_at, message_count, last_message_preview from pulled_sessions where agent_id = ? order by position', agent)
+    expect(stored).toEqual(listed)
+    expect(localRows('select source, tenant_id, pull_id from pulled_agents where id = ?', agent)).toEqual([
+      { source: remote.url, tenant_id: (remoteRows('select tenant_id from agents where id = ?', agent)[0] as { tenant_id: string }).tenant_id, pull_id: report.id },
+    ])
 
     const squads = await local.pulls.documents(report.source, 'squad_analytics')
     expect(squads.map((s) => s.key)).toEqual((remoteRows('select id from squads order by id') as Array<{ id: string }>).map((r) => r.id))

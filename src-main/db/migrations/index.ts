@@ -7,6 +7,7 @@ import { pulls } from './0005-pulls'
 import { origins } from './0006-origins'
 import { tokenExpiry } from './0007-token-expiry'
 import { openLogValues } from './0008-open-log-values'
+import { pulledSessions } from './0009-pulled-sessions'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006-origins': origins,
   '0007-token-expiry': tokenExpiry,
   '0008-open-log-values': openLogValues,
+  '0009-pulled-sessions': pulledSessions,
 }

@@ -1,4 +1,4 @@
-import { sessionListSchema } from '../../../src-shared/schemas/session'
+import { type SessionListItem, sessionListSchema } from '../../../src-shared/schemas/session'
 import { refusalReason } from '../../kit/refusal'
 import type { PullRun } from './pull-run'
 import * as repo from './pulls.repo'
@@ -6,9 +6,16 @@ import { RemoteError } from './remote-client'
 
 const SESSIONS_PAGE = 100
 
-/** Fetches one agent's sessions page by page into the pulled documents; a missing agent is a problem, not a failure. */
+/**
+ * Fetches one agent's sessions listing page by page and stores it whole, in the remote's order
+ * (pulls.repo replaceAgentSessions); a missing agent is a problem, not a failure, and a listing
+ * that breaks part way leaves what was stored before as it was.
+ */
 export async function pullSessions(run: PullRun, agentId: string, tenant: string | null): Promise<void> {
   const { counts } = run
+  const items: SessionListItem[] = []
+  // The listing may move while it is walked (a new session shifts every offset): keep each once.
+  const seen = new Set<string>()
   let offset = 0
   let pages = 0
   for (;;) {
@@ -29,16 +36,18 @@ export async function pullSessions(run: PullRun, agentId: string, tenant: string
       run.problem(`sessions of agent ${agentId}`, `not a session list, not stored (at offset ${offset}): ${why}`)
       return
     }
-    const fetchedAt = new Date().toISOString()
     for (const item of page.data.sessions) {
-      await repo.upsertDocument(run.db, { source: run.source, kind: 'session', key: `${agentId}/${item.conversation_id}`, body: JSON.stringify({ agent_id: agentId, ...item }), fetched_at: fetchedAt, pull_id: run.row.id })
+      if (seen.has(item.conversation_id)) continue
+      seen.add(item.conversation_id)
+      items.push(item)
     }
-    counts.sessions.fetched += page.data.sessions.length
     offset += page.data.sessions.length
     pages++
     // The total bounds the walk, and so does an empty page, should the remote's total be wrong.
     if (page.data.sessions.length === 0 || offset >= page.data.total || pages > 10_000) break
   }
+  await repo.replaceAgentSessions(run.db, { source: run.source, agentId, tenantId: tenant, items, fetchedAt: new Date().toISOString(), pullId: run.row.id })
+  counts.sessions.fetched += items.length
   counts.sessions.agents++
   await run.finishStep(`agent:${agentId}`, tenant)
 }

@@ -9,8 +9,8 @@ export const PREVIEW_LENGTH = 120
 export interface SessionPageJson {
   /** The listing's envelope as the API sends it: `{"sessions":[…],"total":…,"limit":…,"offset":…}`. */
   bytes: Uint8Array<ArrayBuffer>
-  /** The agent's tenant, for the caller's visibility check. */
-  tenantId: string
+  /** The agent's tenant, for the caller's visibility check; null for a pulled agent of no known tenant. */
+  tenantId: string | null
 }
 
 /**
@@ -22,6 +22,21 @@ export async function agentSessionsPage(db: Kysely<Database>, json: JsonReads, a
   const query = sessionsPageQuery(db)({ agentId, limit, offset })
   const { bytes, rows, last } = await json.bytes(query, { framing: 'one', last: ['tenant_id'] })
   return rows === 0 ? null : { bytes, tenantId: last!.tenant_id as string }
+}
+
+/**
+ * The same page for an agent known only from a pull (pulled_agents): its listing as the remote
+ * answered it, in the remote's order. When two sources have the agent, the latest fetch answers.
+ */
+export async function pulledAgentSessionsPage(db: Kysely<Database>, json: JsonReads, agentId: string, limit: number, offset: number): Promise<SessionPageJson | null> {
+  const query = db
+    .selectFrom('pulled_agents as a')
+    .select([pulledEnvelopeJson(limit, offset).as('json'), 'a.tenant_id'])
+    .where('a.id', '=', agentId)
+    .orderBy('a.fetched_at', 'desc')
+    .limit(1)
+  const { bytes, rows, last } = await json.bytes(query, { framing: 'one', last: ['tenant_id'] })
+  return rows === 0 ? null : { bytes, tenantId: last!.tenant_id as string | null }
 }
 
 type PageParams = { agentId: string; limit: number; offset: number }
@@ -72,6 +87,29 @@ function sessionEnvelopeJson(limit: number, offset: number): RawBuilder<Uint8Arr
       ) p
     ),
     'total', (select count(*) from conversations c where c.agent_id = a.id),
+    'limit', cast(${limit} as integer),
+    'offset', cast(${offset} as integer)
+  ) as blob)`
+}
+
+/** The envelope of pulled agent `a`'s page, built as sessionEnvelopeJson builds a local one. */
+// SQLite-only, as sessionEnvelopeJson.
+function pulledEnvelopeJson(limit: number, offset: number): RawBuilder<Uint8Array> {
+  return sql<Uint8Array>`cast(json_object(
+    'sessions', (
+      select json_group_array(json(p.item) order by p.position) from (
+        select s.position, json_object(
+          'conversation_id', s.conversation_id,
+          'created_at', s.created_at,
+          'updated_at', s.updated_at,
+          'message_count', s.message_count,
+          'last_message_preview', s.last_message_preview
+        ) as item
+        from pulled_sessions s where s.source = a.source and s.agent_id = a.id
+        order by s.position limit ${limit} offset ${offset}
+      ) p
+    ),
+    'total', (select count(*) from pulled_sessions s where s.source = a.source and s.agent_id = a.id),
     'limit', cast(${limit} as integer),
     'offset', cast(${offset} as integer)
   ) as blob)`

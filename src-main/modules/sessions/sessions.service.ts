@@ -11,7 +11,10 @@ const decoder = new TextDecoder()
 export function createSessionsService(db: Kysely<Database>, json: JsonReads) {
   /** The page as the API's JSON bytes, ready to send (the REST listing). */
   async function listForAgentJson(principal: Principal, agentId: string, query: SessionListQuery): Promise<Uint8Array<ArrayBuffer>> {
-    const page = await repo.agentSessionsPage(db, json, agentId, query.limit, query.offset)
+    // A local agent first; else one a pull brought in (issue 15), served the same way.
+    const page =
+      (await repo.agentSessionsPage(db, json, agentId, query.limit, query.offset)) ??
+      (await repo.pulledAgentSessionsPage(db, json, agentId, query.limit, query.offset))
     if (!page || !canSeeTenant(principal, page.tenantId)) throw new NotFoundError('Agent')
     return page.bytes
   }
