@@ -37,7 +37,8 @@ describe('data page in Chromium', () => {
     await page.getByTestId('signed-in-as').waitFor()
     await page.evaluate(`window.location.hash = '#/data'`)
     await page.getByTestId('data-page').waitFor()
-    const text = [record(1), record(2), { ...record(3), log_level: 'loud' }].map((r) => JSON.stringify(r)).join('\n')
+    // A level in another spelling is read and its spelling kept (issue 15); 'loud' is no level.
+    const text = [{ ...record(1), log_level: 'ERR' }, record(2), { ...record(3), log_level: 'loud' }].map((r) => JSON.stringify(r)).join('\n')
     await page.locator('input[type=file]').setInputFiles({ name: 'carrier.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(text) })
     await page.getByTestId('import-start').click()
     await page.getByTestId('import-result').waitFor()
@@ -52,6 +53,7 @@ describe('data page in Chromium', () => {
     // Each imported line says where it came from.
     await page.evaluate(`window.location.hash = '#/logs?from=2020-01-01&to=2020-01-05&line=${uuid(1)}'`)
     await page.getByTestId('details-body').waitFor()
+    expect(await page.getByTestId('details-level-as-sent').innerText()).toBe('sent as ERR')
     expect(await page.getByTestId('details-origin').innerText()).toMatch(/^Imported from carrier\.ndjson on \d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} UTC\.$/)
     await page.waitForTimeout(400) // the drawer's slide-in transition
     await screenshot(page, 'call-log-origin')
