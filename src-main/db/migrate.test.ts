@@ -27,7 +27,7 @@ describe('migrations', () => {
       .all()
     expect(tables).toEqual([
       'agents', 'api_tokens', 'call_logs', 'call_logs_fts', 'calls', 'conversations', 'imports', 'messages',
-      'provider_credentials', 'pull_cursors', 'pulled_agents', 'pulled_documents', 'pulled_sessions', 'pulls', 'settings', 'sip_inbound_trunks', 'squad_members', 'squads', 'tenants', 'transfers',
+      'provider_credentials', 'pull_cursors', 'pulled_agents', 'pulled_documents', 'pulled_llm_providers', 'pulled_sessions', 'pulled_sip_trunks', 'pulled_squad_analytics', 'pulls', 'settings', 'sip_inbound_trunks', 'squad_members', 'squads', 'tenants', 'transfers',
     ])
   })
 
@@ -150,5 +150,40 @@ describe('migrations', () => {
 
     expect((await migrator.migrateTo('0008-open-log-values')).error).toBeUndefined()
     expect(handle.sqlite.prepare("select count(*) from pulled_documents where kind = 'session'").pluck().get()).toBe(4)
+  })
+
+  it('turn pulled squad analytics and trunk lists into rows (0010), with the period pulled, and back', async () => {
+    handle = openDatabase({ path: ':memory:' })
+    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0009-pulled-sessions')).error).toBeUndefined()
+    handle.sqlite
+      .prepare("insert into pulls (id, source, since, until, status, started_at, updated_at) values ('p1', 'http://r', '2026-10-01T00:00:00.000Z', '2026-11-20T00:00:00.000Z', 'completed', '2026-11-20T00:00:00.000Z', '2026-11-20T00:00:00.000Z')")
+      .run()
+    const doc = handle.sqlite.prepare("insert into pulled_documents (source, kind, key, body, fetched_at, pull_id) values ('http://r', ?, ?, ?, '2026-11-20T00:00:05.000Z', 'p1')")
+    doc.run('squad_analytics', 'sq-1', JSON.stringify({ squad_id: 'sq-1', squad_name: 'Front desk', tenant_id: 't1', total: 3 }))
+    doc.run('squad_analytics', 'sq-2', JSON.stringify({ figures: [1, 2] }))
+    doc.run('sip_trunks', '*', JSON.stringify({ trunks: [{ sip_trunk_id: 'ST_b', tenant_id: 't1', numbers: ['+15550001'] }, { sip_trunk_id: 'ST_a', tenant_id: 't2' }] }))
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    expect(handle.sqlite.prepare('select squad_id, squad_name, tenant_id, period_start, period_end, json_extract(body, \'$.total\') as total from pulled_squad_analytics order by squad_id').all()).toEqual([
+      { squad_id: 'sq-1', squad_name: 'Front desk', tenant_id: 't1', period_start: '2026-10-01T00:00:00.000Z', period_end: '2026-11-20T00:00:00.000Z', total: 3 },
+      { squad_id: 'sq-2', squad_name: null, tenant_id: null, period_start: '2026-10-01T00:00:00.000Z', period_end: '2026-11-20T00:00:00.000Z', total: null },
+    ])
+    expect(handle.sqlite.prepare('select position, sip_trunk_id, tenant_id from pulled_sip_trunks order by position').all()).toEqual([
+      { position: 0, sip_trunk_id: 'ST_b', tenant_id: 't1' },
+      { position: 1, sip_trunk_id: 'ST_a', tenant_id: 't2' },
+    ])
+    expect(handle.sqlite.prepare('select count(*) from pulled_documents').pluck().get()).toBe(0)
+    const plan = handle.sqlite.prepare('explain query plan select body from pulled_squad_analytics where squad_id = ? order by fetched_at desc limit 1').all('sq-1')
+    expect(plan.map((r) => (r as { detail: string }).detail).join(' | ')).toMatch(/USING INDEX pulled_squad_analytics_squad/)
+
+    expect((await migrator.migrateTo('0009-pulled-sessions')).error).toBeUndefined()
+    expect(handle.sqlite.prepare('select kind, key from pulled_documents order by kind, key').all()).toEqual([
+      { kind: 'sip_trunks', key: '*' },
+      { kind: 'squad_analytics', key: 'sq-1' },
+      { kind: 'squad_analytics', key: 'sq-2' },
+    ])
+    const list = JSON.parse(handle.sqlite.prepare("select body from pulled_documents where kind = 'sip_trunks'").pluck().get() as string)
+    expect(list.trunks.map((t: { sip_trunk_id: string }) => t.sip_trunk_id)).toEqual(['ST_b', 'ST_a'])
   })
 })

@@ -249,6 +249,44 @@ export interface PulledSessionsTable {
   last_message_preview: string
 }
 
+/** A squad's analytics as a pull fetched them, for the period pulled (migration 0010). */
+export interface PulledSquadAnalyticsTable {
+  source: string
+  squad_id: string
+  /** From the answer when it says (Callscope's shape does), for the console; else null. */
+  squad_name: string | null
+  tenant_id: string | null
+  /** The period asked for: the pull's range. */
+  period_start: string
+  period_end: string
+  /** The remote's JSON object, as it answered. */
+  body: Json
+  fetched_at: string
+  pull_id: string
+}
+
+/** One trunk of a pulled SIP trunk list, in the remote's order. */
+export interface PulledSipTrunksTable {
+  source: string
+  position: number
+  sip_trunk_id: string | null
+  tenant_id: string | null
+  /** The trunk's JSON object, as the remote listed it. */
+  body: Json
+  fetched_at: string
+  pull_id: string
+}
+
+/** A language-model provider's details as a pull fetched them (GET /admin/providers/llm/{provider}). */
+export interface PulledLlmProvidersTable {
+  source: string
+  provider: string
+  /** The remote's JSON object, as it answered: its catalog, key status (masked) and agents. */
+  body: Json
+  fetched_at: string
+  pull_id: string
+}
+
 export interface TransfersTable {
   id: string
   tenant_id: string
@@ -330,6 +368,9 @@ export interface Database {
   pulled_documents: PulledDocumentsTable
   pulled_agents: PulledAgentsTable
   pulled_sessions: PulledSessionsTable
+  pulled_squad_analytics: PulledSquadAnalyticsTable
+  pulled_sip_trunks: PulledSipTrunksTable
+  pulled_llm_providers: PulledLlmProvidersTable
   transfers: TransfersTable
   sip_inbound_trunks: SipInboundTrunksTable
   provider_credentials: ProviderCredentialsTable

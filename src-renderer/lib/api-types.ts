@@ -32,3 +32,5 @@ export type TranscriptMessage = RouterOutputs['conversations']['get']['messages'
 
 /** A provider of the shipped STT catalog, with its model ids and names. */
 export type SttCatalogEntry = RouterOutputs['providers']['catalog']['stt'][number]
+/** Where a pulled squad's analytics came from and the period they cover. */
+export type PulledAnalyticsMark = NonNullable<RouterOutputs['squads']['analytics']['pulled']>

@@ -26,7 +26,7 @@ export const pullRequestSchema = z.object({
 export type PullRequest = z.input<typeof pullRequestSchema>
 
 /** What a pull keeps as the remote's JSON, having no table of its own (pulled_documents.kind). */
-export const PULLED_KINDS = ['session', 'squad_analytics', 'sip_trunks'] as const
+export const PULLED_KINDS = ['session', 'squad_analytics', 'sip_trunks', 'llm_provider'] as const
 
 /** A page of one kind of pulled document from one source, for the console's browser. */
 export const pulledDocumentsQuerySchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from './zod'
 
 /** Where a SIP trunk listing came from. */
-export const SIP_TRUNK_SOURCES = ['store', 'livekit', 'store_fallback'] as const
+export const SIP_TRUNK_SOURCES = ['store', 'livekit', 'store_fallback', 'pulled'] as const
 
 export const sipTrunkAuthenticationSchema = z
   .object({
@@ -50,7 +50,7 @@ export const sipTrunkListSchema = z
     total: z.number().int().openapi({ description: 'Number of trunks in `trunks`' }),
     source: z.enum(SIP_TRUNK_SOURCES).openapi({
       description:
-        '`livekit`: listed live from the LiveKit server; `store`: the stored copy (LiveKit not configured); `store_fallback`: the stored copy because LiveKit could not be used (see `fallback_reason`)',
+        '`livekit`: listed live from the LiveKit server; `store`: the stored copy (LiveKit not configured); `store_fallback`: the stored copy because LiveKit could not be used (see `fallback_reason`); `pulled`: the list a pull fetched from another backend (a mirror with no trunks of its own), `fetched_at` being when it was fetched',
     }),
     fallback_reason: z.string().nullable().openapi({
       description: 'Why the live listing failed; null unless `source` is `store_fallback`',

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { wcagViolations } from '../helpers/axe'
 import type { ServeProcess } from '../helpers/cli'
 import { startConsoleSession } from '../helpers/console-session'
 import { tempDir } from '../helpers/temp-dir'
@@ -15,9 +14,6 @@ import { trpcHttp } from '../helpers/trpc-http'
  * keyboard alone: the call log explorer, a table's links and rows, and the dialogs.
  */
 
-// Evaluated rather than added as a <script>: the console's CSP (script-src 'self') refuses inline scripts.
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8')
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
 
 let server: ServeProcess
 let browser: Browser
@@ -77,16 +73,6 @@ const animationsSettled = (page: Page) =>
   expect
     .poll(() => page.evaluate(`document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`))
     .toBe(true)
-
-/** axe-core's WCAG 2.x A/AA violations on the page as it stands, one line per element, saying what to fix. */
-async function wcagViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(`typeof window.axe !== 'undefined'`))) await page.evaluate(AXE_SOURCE)
-  const options = { runOnly: { type: 'tag', values: WCAG_TAGS } }
-  const violations = (await page.evaluate(
-    `axe.run(document, ${JSON.stringify(options)}).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, summary: n.failureSummary })) })))`,
-  )) as Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; summary?: string }> }>
-  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help}\n    at ${n.target.flat(2).join(' >>> ')}\n    ${(n.summary ?? '').replace(/\n/g, '\n    ')}`))
-}
 
 interface Visit {
   name: string

@@ -89,7 +89,7 @@ export interface paths {
         };
         /**
          * Get squad analytics
-         * @description Transfer statistics, member utilization, routing strategy performance and session distribution of a squad over a period (default: the last 30 days). Sessions count by created_at, transfers by requested_at. A tenant-scoped token sees only its tenant's squads.
+         * @description Transfer statistics, member utilization, routing strategy performance and session distribution of a squad over a period (default: the last 30 days). Sessions count by created_at, transfers by requested_at. A tenant-scoped token sees only its tenant's squads. For a squad known only from a pull, the analytics as the pull fetched them, for the period it fetched (headers `Callscope-Pulled-From`, `Callscope-Pulled-At`, `Callscope-Pulled-Period`), whatever period is asked.
          */
         get: operations["get_squad_analytics"];
         put?: never;
@@ -109,7 +109,7 @@ export interface paths {
         };
         /**
          * Get LLM provider details
-         * @description A language-model provider from the shipped catalog: models with limits, capabilities and prices, whether a key is configured (masked, never the key), and which agents use it. Admin only.
+         * @description A language-model provider from the shipped catalog: models with limits, capabilities and prices, whether a key is configured (masked, never the key), and which agents use it. Admin only. On a mirror (no key and no agent of its own for the provider), the details a pull fetched from the backend, as fetched (headers `Callscope-Pulled-From`, `Callscope-Pulled-At`).
          */
         get: operations["get_llm_provider_details"];
         put?: never;
@@ -553,10 +553,10 @@ export interface components {
             /** @description Number of trunks in `trunks` */
             total: number;
             /**
-             * @description `livekit`: listed live from the LiveKit server; `store`: the stored copy (LiveKit not configured); `store_fallback`: the stored copy because LiveKit could not be used (see `fallback_reason`)
+             * @description `livekit`: listed live from the LiveKit server; `store`: the stored copy (LiveKit not configured); `store_fallback`: the stored copy because LiveKit could not be used (see `fallback_reason`); `pulled`: the list a pull fetched from another backend (a mirror with no trunks of its own), `fetched_at` being when it was fetched
              * @enum {string}
              */
-            source: "store" | "livekit" | "store_fallback";
+            source: "store" | "livekit" | "store_fallback" | "pulled";
             /** @description Why the live listing failed; null unless `source` is `store_fallback` */
             fallback_reason: string | null;
             /** @description When this listing was read from its source, ISO 8601 UTC */

@@ -1,3 +1,4 @@
+import { llmProviderIds } from '../../src-main/modules/providers/catalog'
 import { join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -97,6 +98,12 @@ describe('pull from a live backend', () => {
     const [trunks] = await local.pulls.documents(report.source, 'sip_trunks')
     const remoteTrunks = (await (await remote.get('/agents/sip/list-trunks')).json()) as { trunks: unknown[] }
     expect((JSON.parse(trunks!.body) as { trunks: unknown[] }).trunks).toEqual(remoteTrunks.trunks)
+
+    // Every catalog provider's details, as the remote answered them.
+    expect(report.counts.llmProviders).toEqual({ fetched: llmProviderIds.length, missing: 0 })
+    const providers = await local.pulls.documents(report.source, 'llm_provider')
+    expect(providers.map((p) => p.key)).toEqual([...llmProviderIds].sort())
+    expect(JSON.parse(providers.find((p) => p.key === 'groq')!.body)).toEqual(await (await remote.get('/admin/providers/llm/groq')).json())
 
     // A second pull only asks for what may have changed: the call log walk restarts near its end.
     const again = await local.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK })
@@ -332,14 +339,14 @@ describe('pulls over tRPC (the console)', () => {
     expect(stored.length).toBeGreaterThan(60)
     const first = await caller('admin').pulls.documents({ source: report.source, kind: 'session', limit: 50 })
     const second = await caller('admin').pulls.documents({ source: report.source, kind: 'session', offset: 50, limit: 50 })
-    expect(first.counts).toEqual({ session: stored.length, squad_analytics: report.counts.squadAnalytics.fetched, sip_trunks: 1 })
+    expect(first.counts).toEqual({ session: stored.length, squad_analytics: report.counts.squadAnalytics.fetched, sip_trunks: 1, llm_provider: report.counts.llmProviders.fetched })
     expect(first.total).toBe(stored.length)
     expect([...first.items, ...second.items].map((i) => i.key)).toEqual(stored.slice(0, 100).map((d) => d.key))
     expect(first.items[0]).toEqual({ key: stored[0]!.key, fetchedAt: stored[0]!.fetched_at, pullId: id, body: JSON.parse(stored[0]!.body) })
     const trunks = await caller('admin').pulls.documents({ source: report.source, kind: 'sip_trunks' })
     expect(trunks.items.map((i) => i.key)).toEqual(['*'])
     expect(await caller('admin').pulls.documents({ source: 'https://elsewhere.example', kind: 'session' })).toEqual({
-      counts: { session: 0, squad_analytics: 0, sip_trunks: 0 },
+      counts: { session: 0, squad_analytics: 0, sip_trunks: 0, llm_provider: 0 },
       total: 0,
       items: [],
     })

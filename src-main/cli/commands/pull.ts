@@ -30,6 +30,7 @@ export function summary(r: PullReport): string {
     `  sessions         ${n(c.sessions.fetched)} of ${n(c.sessions.agents)} agents${c.sessions.missing ? ` (${c.sessions.missing} agents not found)` : ''}`,
     `  squad analytics  ${n(c.squadAnalytics.fetched)}${c.squadAnalytics.missing ? ` (${c.squadAnalytics.missing} squads not found)` : ''}`,
     `  SIP trunks       ${c.sipTrunks.fetched ? 'fetched' : 'not fetched'}`,
+    `  LLM providers    ${n(c.llmProviders.fetched)}${c.llmProviders.missing ? ` (${c.llmProviders.missing} unknown to the remote)` : ''}`,
     ...(c.skipped ? [`  resumed: ${n(c.skipped)} steps finished by the interrupted pull were not fetched again`] : []),
     '',
   ].join('\n')
@@ -38,7 +39,7 @@ export function summary(r: PullReport): string {
 export function registerPull(program: Command): void {
   program
     .command('pull')
-    .description("copy a live backend's data through its REST interface: tenants, call logs, sessions, squad analytics, SIP trunks")
+    .description("copy a live backend's data through its REST interface: tenants, call logs, sessions, squad analytics, SIP trunks, LLM provider details")
     .requiredOption('--base-url <url>', "the backend's base URL (http or https)")
     .option('--token <token>', 'bearer token for the backend (default: $CALLSCOPE_REMOTE_TOKEN, which stays out of the process list)')
     .option('--tenant <id>', "pull only this tenant's profile and data")

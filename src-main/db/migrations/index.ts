@@ -8,6 +8,7 @@ import { origins } from './0006-origins'
 import { tokenExpiry } from './0007-token-expiry'
 import { openLogValues } from './0008-open-log-values'
 import { pulledSessions } from './0009-pulled-sessions'
+import { pulledAnswers } from './0010-pulled-answers'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0007-token-expiry': tokenExpiry,
   '0008-open-log-values': openLogValues,
   '0009-pulled-sessions': pulledSessions,
+  '0010-pulled-answers': pulledAnswers,
 }

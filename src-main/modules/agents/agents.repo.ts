@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
 import { nameOrIdMatches } from '../../db/name-search'
 import type { Database } from '../../db/schema'
 
@@ -48,4 +48,49 @@ export function findAgent(db: Kysely<Database>, agentId: string) {
     ])
     .where('a.id', '=', agentId)
     .executeTakeFirst()
+}
+
+/**
+ * Agents known only from a pull (pulled_agents: the call logs named them, their sessions listing
+ * was fetched) and not shadowed by a local agent of the same id: the latest fetch of each, with
+ * its tenant's name when the store has the tenant, its name when pulled squad analytics list it
+ * as a member, and the sessions the listing held. The backend has no agent profile operation, so
+ * nothing else is known of them.
+ */
+export function listPulledAgents(db: Kysely<Database>, filter: AgentListFilter & { id?: string }) {
+  let query = db
+    .selectFrom('pulled_agents as a')
+    .leftJoin('tenants as t', 't.id', 'a.tenant_id')
+    .select((eb) => [
+      'a.id',
+      'a.tenant_id',
+      't.name as tenant_name',
+      pulledAgentName().as('name'),
+      'a.source',
+      'a.fetched_at',
+      eb
+        .selectFrom('pulled_sessions as s')
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .whereRef('s.source', '=', 'a.source')
+        .whereRef('s.agent_id', '=', 'a.id')
+        .as('session_count'),
+    ])
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('agents as l').select('l.id').whereRef('l.id', '=', 'a.id'))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('pulled_agents as b').select('b.id').whereRef('b.id', '=', 'a.id').whereRef('b.fetched_at', '>', 'a.fetched_at'))),
+    )
+  if (filter.id !== undefined) query = query.where('a.id', '=', filter.id)
+  if (filter.tenantId) query = query.where('a.tenant_id', '=', filter.tenantId)
+  if (filter.search?.trim()) query = query.where(nameOrIdMatches(pulledAgentName(), 'a.id', filter.search))
+  return query.orderBy('t.name').orderBy('name').orderBy('a.id').execute()
+}
+
+/**
+ * A pulled agent's name as pulled squad analytics give it (`member_utilization[].agent_name`, the
+ * latest fetch), over `pulled_agents as a`; null when no pulled squad lists it.
+ */
+// SQLite-only: json_each / json_extract over the stored answers (PostgreSQL: jsonb_array_elements, ->>).
+function pulledAgentName(): RawBuilder<string | null> {
+  return sql<string | null>`(select json_extract(m.value, '$.agent_name') from pulled_squad_analytics p, json_each(p.body, '$.member_utilization') m
+    where json_extract(m.value, '$.agent_id') = a.id and json_type(m.value, '$.agent_name') = 'text' order by p.fetched_at desc limit 1)`
 }

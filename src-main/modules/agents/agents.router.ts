@@ -1,4 +1,4 @@
-import { laxUuid } from '../../../src-shared/schemas/params'
+import { idParam, laxUuid } from '../../../src-shared/schemas/params'
 import { z } from '../../../src-shared/schemas/zod'
 import { procedure, router } from '../../kit/trpc'
 import type { AgentsService } from './agents.service'
@@ -8,5 +8,5 @@ export const agentsRouter = (agents: AgentsService) =>
     list: procedure
       .input(z.object({ tenantId: laxUuid().optional(), search: z.string().max(200).optional() }).optional())
       .query(({ ctx, input }) => agents.list(ctx.principal, input ?? {})),
-    get: procedure.input(z.object({ agentId: laxUuid() })).query(({ ctx, input }) => agents.get(ctx.principal, input.agentId)),
+    get: procedure.input(z.object({ agentId: idParam('Agent id') })).query(({ ctx, input }) => agents.get(ctx.principal, input.agentId)),
   })

@@ -17,6 +17,10 @@ export const COUNTED_TABLES = [
   'api_tokens',
   'imports',
   'pulls',
+  'pulled_agents',
+  'pulled_sessions',
+  'pulled_squad_analytics',
+  'pulled_sip_trunks',
   'pulled_documents',
 ] as const
 

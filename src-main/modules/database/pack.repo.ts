@@ -23,32 +23,40 @@ export async function deleteSettings(db: Kysely<Database>, isSecret: (key: strin
   return keys.length
 }
 
-/** Every pulled backend's address the pack records (pulls, their cursors and documents). */
+/** The tables keyed by a pull's source, and their columns holding what the remote answered. */
+const PULLED_TABLES = [
+  { table: 'pulled_documents', text: ['body'] },
+  { table: 'pulled_agents', text: [] },
+  { table: 'pulled_sessions', text: ['last_message_preview'] },
+  { table: 'pulled_squad_analytics', text: ['body'] },
+  { table: 'pulled_sip_trunks', text: ['body'] },
+  { table: 'pulled_llm_providers', text: ['body'] },
+] as const satisfies ReadonlyArray<{ table: keyof Database; text: readonly string[] }>
+
+/** Every pulled backend's address the pack records (pulls, their cursors and what they fetched). */
 export async function pullSources(db: Kysely<Database>): Promise<string[]> {
-  const rows = await db
-    .selectFrom('pulls')
-    .select('source')
-    .union(db.selectFrom('pull_cursors').select('source'))
-    .union(db.selectFrom('pulled_documents').select('source'))
-    .execute()
-  return rows.map((r) => r.source)
+  let query = db.selectFrom('pulls').select('source').union(db.selectFrom('pull_cursors').select('source'))
+  for (const { table } of PULLED_TABLES) query = query.union(db.selectFrom(table).select('source'))
+  return (await query.execute()).map((r) => r.source)
 }
 
 /**
- * Renames a pull source everywhere it is a key (pulls, cursors, documents), and replaces each
+ * Renames a pull source everywhere it is a key (pulls, cursors, pulled rows), and replaces each
  * `mentions` text (the address, its host) in what a pull wrote about itself: failures, problems,
- * cursor values and the documents it fetched. `replace()` keeps JSON valid: the stand-ins have no
- * quotes or backslashes.
+ * cursor values and what it fetched. `replace()` keeps JSON valid: the stand-ins have no quotes or
+ * backslashes.
  */
 export async function renameSource(db: Kysely<Database>, from: string, to: string, mentions: Array<[string, string]>): Promise<void> {
   await db.updateTable('pulls').set({ source: to }).where('source', '=', from).execute()
   await db.updateTable('pull_cursors').set({ source: to }).where('source', '=', from).execute()
-  await db.updateTable('pulled_documents').set({ source: to }).where('source', '=', from).execute()
+  for (const { table } of PULLED_TABLES) await db.updateTable(table).set({ source: to }).where('source', '=', from).execute()
   for (const [text, standIn] of mentions) {
     const swap = (column: string) => sql<string>`replace(${sql.ref(column)}, ${text}, ${standIn})`
     await db.updateTable('pulls').set({ failure: swap('failure'), errors: swap('errors') }).execute()
     await db.updateTable('pull_cursors').set({ value: swap('value') }).execute()
-    await db.updateTable('pulled_documents').set({ body: swap('body') }).execute()
+    for (const { table, text: columns } of PULLED_TABLES) {
+      for (const column of columns) await db.updateTable(table).set({ [column]: swap(column) }).execute()
+    }
   }
 }
 

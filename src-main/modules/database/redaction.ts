@@ -26,6 +26,9 @@ export const PERSONAL_COLUMNS: ReadonlyArray<{ table: keyof Database; columns: R
   { table: 'imports', columns: { errors: 'json', failure: 'text' } },
   { table: 'pulls', columns: { errors: 'json', failure: 'text' } },
   { table: 'pulled_documents', columns: { body: 'json' } },
+  { table: 'pulled_sessions', columns: { last_message_preview: 'text' } },
+  { table: 'pulled_squad_analytics', columns: { body: 'json' } },
+  { table: 'pulled_sip_trunks', columns: { body: 'json' } },
   { table: 'settings', columns: { value: 'json' } },
 ]
 

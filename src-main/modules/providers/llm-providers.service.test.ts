@@ -87,4 +87,32 @@ describe('LLM provider details', () => {
   it('raises NotFoundError for an id the catalog does not have (the transports validate first)', async () => {
     await expect(providers.llmDetails(admin, 'nope')).rejects.toBeInstanceOf(NotFoundError)
   })
+
+  it('answers on a mirror with the details a pull fetched, whole, unless the store has its own agent or key for the provider', async () => {
+    const pulled = (provider: string, body: object, fetchedAt: string, source = 'http://prod:8080') =>
+      handle.sqlite
+        .prepare("insert into pulled_llm_providers (source, provider, body, fetched_at, pull_id) values (?, ?, ?, ?, 'p1')")
+        .run(source, provider, JSON.stringify(body), fetchedAt)
+    const remote = { ...(await providers.llmDetails(admin, 'mistral')), agents: { count: 4, ids: ['a-1', 'a-2', 'a-3', 'a-4'] } }
+    const { pulled: _none, ...remoteBody } = remote
+    pulled('mistral', { ...remoteBody, agents: { count: 1, ids: ['old'] } }, '2026-11-19T00:00:00.000Z', 'http://staging:8080')
+    pulled('mistral', remoteBody, '2026-11-20T00:00:00.000Z')
+    pulled('anthropic', remoteBody, '2026-11-20T00:00:00.000Z')
+    expect(await providers.llmAnswer(admin, 'mistral')).toEqual({
+      kind: 'pulled',
+      json: JSON.stringify(remoteBody),
+      pulled: { source: 'http://prod:8080', fetchedAt: '2026-11-20T00:00:00.000Z' },
+    })
+    expect(await providers.llmDetails(admin, 'mistral')).toEqual({ ...remoteBody, pulled: { source: 'http://prod:8080', fetchedAt: '2026-11-20T00:00:00.000Z' } })
+    // An agent of this store uses anthropic: its own answer, not the pulled one.
+    expect(await providers.llmAnswer(admin, 'anthropic')).toMatchObject({ kind: 'computed', details: { agents: { count: 1, ids: [IDS.agent2] } } })
+    // A key of its own for mistral: its own answer.
+    env = { MISTRAL_API_KEY: 'abcdefghijklmnopqrstuvwxyz012345' }
+    expect(await providers.llmAnswer(admin, 'mistral')).toMatchObject({ kind: 'computed', details: { credentials: { configured: true } } })
+    env = {}
+    // Details in a shape the console cannot draw are refused by the console's query with the reason, served whole by REST.
+    pulled('deepseek', { name: 'deepseek', models: 'many' }, '2026-11-20T00:00:00.000Z')
+    expect(await providers.llmAnswer(admin, 'deepseek')).toMatchObject({ kind: 'pulled', json: '{"name":"deepseek","models":"many"}' })
+    await expect(providers.llmDetails(admin, 'deepseek')).rejects.toThrow(/not in a shape the console can draw/)
+  })
 })

@@ -1,26 +1,45 @@
 import type { Kysely } from 'kysely'
-import type { LlmProviderDetails } from '../../../src-shared/schemas/providers'
+import { type LlmProviderDetails, llmProviderDetailsSchema } from '../../../src-shared/schemas/providers'
 import type { Database } from '../../db/schema'
-import { NotFoundError } from '../../kit/errors'
+import { InvalidInputError, NotFoundError } from '../../kit/errors'
 import type { Principal } from '../../kit/access'
 import { findLlmProvider, llmCatalog } from './catalog'
 import type { CredentialsService } from './credentials.service'
-import { agentsUsingLlmProvider } from './llm-providers.repo'
+import { agentsUsingLlmProvider, latestPulledLlmProvider } from './llm-providers.repo'
+
+/** Where pulled details came from (issue 15). */
+export interface PulledLlmMark {
+  source: string
+  fetchedAt: string
+}
+
+/** A provider's details: this store's own, or a mirror's as a pull fetched them (the JSON text as stored). */
+export type LlmProviderAnswer = { kind: 'computed'; details: LlmProviderDetails } | { kind: 'pulled'; json: string; pulled: PulledLlmMark }
+
+/** The console's view: the same details, saying when they were pulled. */
+export type LlmProviderView = LlmProviderDetails & { pulled: PulledLlmMark | null }
 
 export function createLlmProvidersService(db: Kysely<Database>, credentials: CredentialsService) {
-  return {
-    /**
-     * A language-model provider as the catalog describes it, whether a key is configured (masked),
-     * and which agents use it. A tenant-scoped principal sees only its own tenant's agents.
-     */
-    async details(principal: Principal, providerId: string): Promise<LlmProviderDetails> {
-      const provider = findLlmProvider(providerId)
-      if (!provider) throw new NotFoundError('LLM provider')
-      const [status, agents] = await Promise.all([
-        credentials.status('llm', provider.id),
-        agentsUsingLlmProvider(db, provider.id, principal.tenantId),
-      ])
-      return {
+  /**
+   * A language-model provider as the catalog describes it, whether a key is configured (masked),
+   * and which agents use it. A tenant-scoped principal sees only its own tenant's agents. A mirror
+   * (no key of its own for the provider, no agent of its own using it) answers with the details a
+   * pull fetched, whole: the backend's models, key status and agents.
+   */
+  async function answer(principal: Principal, providerId: string): Promise<LlmProviderAnswer> {
+    const provider = findLlmProvider(providerId)
+    if (!provider) throw new NotFoundError('LLM provider')
+    const [status, agents] = await Promise.all([
+      credentials.status('llm', provider.id),
+      agentsUsingLlmProvider(db, provider.id, principal.tenantId),
+    ])
+    if (!status.configured && agents.count === 0 && principal.tenantId === null) {
+      const pulled = await latestPulledLlmProvider(db, provider.id)
+      if (pulled) return { kind: 'pulled', json: pulled.body, pulled: { source: pulled.source, fetchedAt: pulled.fetched_at } }
+    }
+    return {
+      kind: 'computed',
+      details: {
         provider: provider.id,
         display_name: provider.display_name,
         description: provider.description,
@@ -41,7 +60,22 @@ export function createLlmProvidersService(db: Kysely<Database>, credentials: Cre
         })),
         credentials: status,
         agents,
+      },
+    }
+  }
+
+  return {
+    answer,
+
+    /** The console's view of answer(): pulled details it can draw only when they are in Callscope's shape. */
+    async details(principal: Principal, providerId: string): Promise<LlmProviderView> {
+      const a = await answer(principal, providerId)
+      if (a.kind === 'computed') return { ...a.details, pulled: null }
+      const parsed = llmProviderDetailsSchema.safeParse(JSON.parse(a.json))
+      if (!parsed.success) {
+        throw new InvalidInputError(`the details pulled from ${a.pulled.source} are not in a shape the console can draw; GET /admin/providers/llm/${providerId} serves them as fetched`)
       }
+      return { ...parsed.data, pulled: a.pulled }
     },
   }
 }

@@ -20,7 +20,7 @@ const getLlmProvider = createRoute({
   tags: ['Providers'],
   summary: 'Get LLM provider details',
   description:
-    'A language-model provider from the shipped catalog: models with limits, capabilities and prices, whether a key is configured (masked, never the key), and which agents use it. Admin only.',
+    'A language-model provider from the shipped catalog: models with limits, capabilities and prices, whether a key is configured (masked, never the key), and which agents use it. Admin only. On a mirror (no key and no agent of its own for the provider), the details a pull fetched from the backend, as fetched (headers `Callscope-Pulled-From`, `Callscope-Pulled-At`).',
   security: [{ HTTPBearer: [] }],
   request: { params: z.object({ provider: llmProviderParam }) },
   responses: {
@@ -55,7 +55,12 @@ export function providerRoutes(providers: ProvidersService, authenticate: Authen
   app.use('/admin/providers/validate/stt', requireBearer(authenticate), requireAdmin)
   // The body guards only for POST, so another method still gets its 405.
   for (const guard of jsonBody()) app.on('POST', '/admin/providers/validate/stt', guard)
-  app.openapi(getLlmProvider, async (c) => c.json(await providers.llmDetails(c.get('principal'), c.req.valid('param').provider), 200))
+  app.openapi(getLlmProvider, async (c) => {
+    const answer = await providers.llmAnswer(c.get('principal'), c.req.valid('param').provider)
+    if (answer.kind === 'computed') return c.json(answer.details, 200)
+    // A mirror: the backend's details as pulled, saying where from and when.
+    return c.body(answer.json, 200, { 'Content-Type': 'application/json', 'Callscope-Pulled-From': answer.pulled.source, 'Callscope-Pulled-At': answer.pulled.fetchedAt }) as never
+  })
   app.openapi(validateStt, async (c) =>
     c.json(await providers.validateStt(c.get('principal'), c.req.valid('json'), { online: c.req.valid('query').online }), 200),
   )

@@ -36,6 +36,7 @@ export function createProvidersService(db: Kysely<Database>, options: ProvidersS
   })
   return {
     credentials,
+    llmAnswer: llm.answer,
     llmDetails: llm.details,
     validateStt: stt.validate,
   }

@@ -1,16 +1,39 @@
 import { canonicalUuid } from '../../../src-shared/schemas/lax-uuid'
 import type { PullRun } from './pull-run'
+import { llmProviderIds } from '../providers/catalog'
 import * as repo from './pulls.repo'
 import { RemoteError } from './remote-client'
 
-/** Fetches one JSON object into the pulled documents; false (a problem noted) when the remote answers something else. */
-async function pullDocument(run: PullRun, kind: 'squad_analytics' | 'sip_trunks', path: string, key: string, query: Record<string, string> = {}): Promise<boolean> {
+type Json = Record<string, unknown>
+
+/** One JSON object from the remote; null (a problem noted) when it answers something else. */
+async function fetchObject(run: PullRun, step: string, path: string, query: Record<string, string> = {}): Promise<Json | null> {
   const body = await run.client.getJson(path, query)
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    run.problem(kind === 'sip_trunks' ? 'SIP trunks' : `squad ${key}`, `${path} answered ${Array.isArray(body) ? 'an array' : JSON.stringify(body)?.slice(0, 60)} where a JSON object was expected; not stored`)
-    return false
+    run.problem(step, `${path} answered ${Array.isArray(body) ? 'an array' : JSON.stringify(body)?.slice(0, 60)} where a JSON object was expected; not stored`)
+    return null
   }
-  await repo.upsertDocument(run.db, { source: run.source, kind, key, body: JSON.stringify(body), fetched_at: new Date().toISOString(), pull_id: run.row.id })
+  return body as Json
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
+
+/** A squad's analytics over the pull's range, stored as a row (pulls.repo upsertSquadAnalytics). */
+async function pullSquad(run: PullRun, squadId: string, tenant: string | null): Promise<boolean> {
+  const { row } = run
+  const body = await fetchObject(run, `squad ${squadId}`, `/squads/${encodeURIComponent(squadId)}/analytics`, { start_date: row.since, end_date: row.until })
+  if (body === null) return false
+  await repo.upsertSquadAnalytics(run.db, {
+    source: run.source,
+    squad_id: squadId,
+    squad_name: text(body.squad_name),
+    tenant_id: text(body.tenant_id)?.toLowerCase() ?? tenant,
+    period_start: row.since,
+    period_end: row.until,
+    body: JSON.stringify(body),
+    fetched_at: new Date().toISOString(),
+    pull_id: row.id,
+  })
   return true
 }
 
@@ -19,14 +42,14 @@ async function pullDocument(run: PullRun, kind: 'squad_analytics' | 'sip_trunks'
  * by name; a missing squad is a problem, not a failure. Those fetched by an interrupted pull are skipped.
  */
 export async function pullSquadAnalytics(run: PullRun): Promise<void> {
-  const { row, counts } = run
+  const { counts } = run
   for (const { id, state } of await run.known('squad:', (run.options.squads ?? []).map((s) => canonicalUuid(s) ?? s))) {
     if (run.finishedEarlier(state)) {
       counts.skipped++
       continue
     }
     try {
-      if (await pullDocument(run, 'squad_analytics', `/squads/${encodeURIComponent(id)}/analytics`, id, { start_date: row.since, end_date: row.until })) {
+      if (await pullSquad(run, id, state.tenantId)) {
         counts.squadAnalytics.fetched++
         await run.finishStep(`squad:${id}`, state.tenantId)
       }
@@ -39,7 +62,44 @@ export async function pullSquadAnalytics(run: PullRun): Promise<void> {
   }
 }
 
-/** The SIP trunk list, stored under the pull's tenant (or `*`). */
+/**
+ * The SIP trunk list. Callscope's shape (`{ "trunks": [ {…}, … ] }`) becomes one row per trunk in
+ * the remote's order, replacing the source's earlier list; any other object (the spec does not show
+ * the shape) is kept as a document under the pull's tenant (or `*`).
+ */
 export async function pullSipTrunks(run: PullRun): Promise<void> {
-  if (await pullDocument(run, 'sip_trunks', '/agents/sip/list-trunks', run.tenantId ?? '*')) run.counts.sipTrunks.fetched++
+  const body = await fetchObject(run, 'SIP trunks', '/agents/sip/list-trunks')
+  if (body === null) return
+  const fetchedAt = new Date().toISOString()
+  const trunks = body.trunks
+  if (Array.isArray(trunks) && trunks.every((t) => typeof t === 'object' && t !== null && !Array.isArray(t))) {
+    await repo.replaceSipTrunks(run.db, run.source, trunks as Json[], fetchedAt, run.row.id)
+  } else {
+    await repo.upsertDocument(run.db, { source: run.source, kind: 'sip_trunks', key: run.tenantId ?? '*', body: JSON.stringify(body), fetched_at: fetchedAt, pull_id: run.row.id })
+  }
+  run.counts.sipTrunks.fetched++
+}
+
+/**
+ * Each catalog provider's details (GET /admin/providers/llm/{provider}), kept whole: the remote's
+ * models, key status (masked, never the key) and agents. A provider the remote does not know (404,
+ * 422) is counted missing; a token that may not read them (403) skips the step with a problem.
+ */
+export async function pullLlmProviders(run: PullRun): Promise<void> {
+  for (const provider of llmProviderIds) {
+    try {
+      const body = await fetchObject(run, `LLM provider ${provider}`, `/admin/providers/llm/${encodeURIComponent(provider)}`)
+      if (body === null) continue
+      await repo.upsertLlmProvider(run.db, { source: run.source, provider, body: JSON.stringify(body), fetched_at: new Date().toISOString(), pull_id: run.row.id })
+      run.counts.llmProviders.fetched++
+    } catch (error) {
+      if (!(error instanceof RemoteError)) throw error
+      if (error.kind === 'not_found' || error.kind === 'rejected') {
+        run.counts.llmProviders.missing++
+      } else if (error.kind === 'auth') {
+        run.problem('LLM providers', `${error.message}; provider details need an admin token, skipped`)
+        return
+      } else throw error
+    }
+  }
 }

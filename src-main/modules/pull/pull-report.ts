@@ -10,6 +10,8 @@ export interface PullCounts {
   sessions: { agents: number; fetched: number; missing: number }
   squadAnalytics: { fetched: number; missing: number }
   sipTrunks: { fetched: number }
+  /** Language-model providers of the catalog whose details the remote gave; `missing`: it does not know them. */
+  llmProviders: { fetched: number; missing: number }
   /** Steps a resumed pull did not redo because the interrupted one had finished them. */
   skipped: number
 }
@@ -44,6 +46,7 @@ export const emptyCounts = (): PullCounts => ({
   sessions: { agents: 0, fetched: 0, missing: 0 },
   squadAnalytics: { fetched: 0, missing: 0 },
   sipTrunks: { fetched: 0 },
+  llmProviders: { fetched: 0, missing: 0 },
   skipped: 0,
 })
 

@@ -1,6 +1,6 @@
-import { type Kysely, type Selectable, sql } from 'kysely'
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
 import type { SessionListItem } from '../../../src-shared/schemas/session'
-import type { Database, NewTenant, PulledKind, PullsTable } from '../../db/schema'
+import type { Database, NewTenant, PulledKind, PulledLlmProvidersTable, PulledSquadAnalyticsTable, PullsTable } from '../../db/schema'
 
 /* Listing, finding and interrupting pulls are shared with imports (runs/runs.repo.ts). */
 
@@ -87,51 +87,84 @@ export function upsertDocument(
     .execute()
 }
 
+/** A pulled document as the Data page's browser lists it. */
+export interface PulledDocumentRow {
+  key: string
+  body: string
+  fetched_at: string
+  pull_id: string
+}
+
 /**
- * A source's documents of one kind in key order (the primary key serves it): all, or one page.
- * Sessions are rows (pulled_sessions) and read back as the documents they were: keyed
- * agent/conversation, the item with its agent.
+ * A source's documents of one kind in key order: all, or one page. What is stored as rows reads
+ * back as the documents it came from: sessions keyed agent/conversation (the item with its agent),
+ * squad analytics keyed by squad, LLM provider details by provider, and a trunk list stored as rows as one `*` document
+ * `{ "trunks": [...] }` after any kept whole.
  */
-export function listDocuments(db: Kysely<Database>, source: string, kind: PulledKind, page?: { offset: number; limit: number }) {
+export async function listDocuments(db: Kysely<Database>, source: string, kind: PulledKind, page?: { offset: number; limit: number }): Promise<PulledDocumentRow[]> {
+  const paged = <Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q) => (page ? query.limit(page.limit).offset(page.offset) : query)
   if (kind === 'session') {
-    let query = db
-      .selectFrom('pulled_sessions as s')
-      .innerJoin('pulled_agents as a', (join) => join.onRef('a.source', '=', 's.source').onRef('a.id', '=', 's.agent_id'))
-      .select((eb) => [
-        sql<string>`s.agent_id || '/' || s.conversation_id`.as('key'),
-        sql<string>`json_object('agent_id', s.agent_id, 'conversation_id', s.conversation_id, 'created_at', s.created_at, 'updated_at', s.updated_at, 'message_count', s.message_count, 'last_message_preview', s.last_message_preview)`.as('body'),
-        eb.ref('a.fetched_at').as('fetched_at'),
-        eb.ref('a.pull_id').as('pull_id'),
-      ])
-      .where('s.source', '=', source)
-      .orderBy('s.agent_id')
-      .orderBy('s.position')
-    if (page) query = query.limit(page.limit).offset(page.offset)
-    return query.execute()
+    return paged(
+      db
+        .selectFrom('pulled_sessions as s')
+        .innerJoin('pulled_agents as a', (join) => join.onRef('a.source', '=', 's.source').onRef('a.id', '=', 's.agent_id'))
+        .select((eb) => [
+          sql<string>`s.agent_id || '/' || s.conversation_id`.as('key'),
+          sql<string>`json_object('agent_id', s.agent_id, 'conversation_id', s.conversation_id, 'created_at', s.created_at, 'updated_at', s.updated_at, 'message_count', s.message_count, 'last_message_preview', s.last_message_preview)`.as('body'),
+          eb.ref('a.fetched_at').as('fetched_at'),
+          eb.ref('a.pull_id').as('pull_id'),
+        ])
+        .where('s.source', '=', source)
+        .orderBy('s.agent_id')
+        .orderBy('s.position'),
+    ).execute()
   }
-  let query = db
+  if (kind === 'llm_provider') {
+    return paged(
+      db
+        .selectFrom('pulled_llm_providers')
+        .select(['provider as key', 'body', 'fetched_at', 'pull_id'])
+        .where('source', '=', source)
+        .orderBy('provider'),
+    ).execute()
+  }
+  if (kind === 'squad_analytics') {
+    return paged(
+      db
+        .selectFrom('pulled_squad_analytics')
+        .select(['squad_id as key', 'body', 'fetched_at', 'pull_id'])
+        .where('source', '=', source)
+        .orderBy('squad_id'),
+    ).execute()
+  }
+  const documents = await db
     .selectFrom('pulled_documents')
     .select(['key', 'body', 'fetched_at', 'pull_id'])
     .where('source', '=', source)
     .where('kind', '=', kind)
     .orderBy('key')
-  if (page) query = query.limit(page.limit).offset(page.offset)
-  return query.execute()
+    .execute()
+  const rows = await db.selectFrom('pulled_sip_trunks').select(['body', 'fetched_at', 'pull_id']).where('source', '=', source).orderBy('position').execute()
+  if (rows.length) documents.push({ key: '*', body: `{"trunks":[${rows.map((r) => r.body).join(',')}]}`, fetched_at: rows[0]!.fetched_at, pull_id: rows[0]!.pull_id })
+  return page ? documents.slice(page.offset, page.offset + page.limit) : documents
 }
 
-/** How many documents of each kind a source has (sessions: its pulled session rows). */
+/** How many documents of each kind a source has, counted as listDocuments lists them. */
 export async function countDocuments(db: Kysely<Database>, source: string): Promise<Record<PulledKind, number>> {
-  const rows = await db
+  const count = async (table: 'pulled_sessions' | 'pulled_squad_analytics' | 'pulled_sip_trunks' | 'pulled_llm_providers') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', source).executeTakeFirstOrThrow()).n)
+  const trunkDocuments = await db
     .selectFrom('pulled_documents')
-    .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
+    .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('source', '=', source)
-    .groupBy('kind')
-    .execute()
-  const counts: Record<PulledKind, number> = { session: 0, squad_analytics: 0, sip_trunks: 0 }
-  for (const r of rows) counts[r.kind] = Number(r.n)
-  const sessions = await db.selectFrom('pulled_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', source).executeTakeFirstOrThrow()
-  counts.session = Number(sessions.n)
-  return counts
+    .where('kind', '=', 'sip_trunks')
+    .executeTakeFirstOrThrow()
+  return {
+    session: await count('pulled_sessions'),
+    squad_analytics: await count('pulled_squad_analytics'),
+    sip_trunks: Number(trunkDocuments.n) + ((await count('pulled_sip_trunks')) > 0 ? 1 : 0),
+    llm_provider: await count('pulled_llm_providers'),
+  }
 }
 
 /** A tenant as the remote has it now: inserted, or every field replaced. */
@@ -169,6 +202,30 @@ export async function replaceAgentSessions(db: Kysely<Database>, listing: Pulled
       .insertInto('pulled_agents')
       .values({ source, id: agentId, ...agent })
       .onConflict((oc) => oc.columns(['source', 'id']).doUpdateSet(agent))
+      .execute()
+  })
+}
+
+/** A squad's pulled analytics, inserted or replaced by the latest fetch. */
+export function upsertSquadAnalytics(db: Kysely<Database>, row: Insertable<PulledSquadAnalyticsTable>): Promise<unknown> {
+  const { source: _s, squad_id: _q, ...fields } = row
+  return db.insertInto('pulled_squad_analytics').values(row).onConflict((oc) => oc.columns(['source', 'squad_id']).doUpdateSet(fields)).execute()
+}
+
+export function upsertLlmProvider(db: Kysely<Database>, row: Insertable<PulledLlmProvidersTable>): Promise<unknown> {
+  const { source: _s, provider: _p, ...fields } = row
+  return db.insertInto('pulled_llm_providers').values(row).onConflict((oc) => oc.columns(['source', 'provider']).doUpdateSet(fields)).execute()
+}
+
+/** A source's SIP trunk list replaced by the one just fetched, one row per trunk in its order, in one transaction. */
+export async function replaceSipTrunks(db: Kysely<Database>, source: string, trunks: ReadonlyArray<Record<string, unknown>>, fetchedAt: string, pullId: string): Promise<void> {
+  const id = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null)
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('pulled_sip_trunks').where('source', '=', source).execute()
+    if (!trunks.length) return
+    await trx
+      .insertInto('pulled_sip_trunks')
+      .values(trunks.map((t, position) => ({ source, position, sip_trunk_id: id(t.sip_trunk_id), tenant_id: id(t.tenant_id), body: JSON.stringify(t), fetched_at: fetchedAt, pull_id: pullId })))
       .execute()
   })
 }

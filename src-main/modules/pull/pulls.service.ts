@@ -8,7 +8,7 @@ import type { StoreWriter } from '../../db/store-writer'
 import { InvalidInputError } from '../../kit/errors'
 import { createRunLifecycle } from '../runs/run-lifecycle'
 import { pullCallLogs } from './pull-call-logs'
-import { pullSipTrunks, pullSquadAnalytics } from './pull-documents'
+import { pullLlmProviders, pullSipTrunks, pullSquadAnalytics } from './pull-documents'
 import { type PullReport, toReport } from './pull-report'
 import { iso, openPullRun, type PullOptions, type PullRun } from './pull-run'
 import { pullKnownSessions } from './pull-sessions'
@@ -65,7 +65,7 @@ function newPullRow(options: PullOptions): repo.PullRow {
 
 /**
  * The pull's steps in order: the named tenant, the call logs, then what they made known (tenant
- * profiles, agents' sessions, squad analytics), and the SIP trunks. Progress is saved between steps.
+ * profiles, agents' sessions, squad analytics), the SIP trunks and the LLM providers' details. Progress is saved between steps.
  */
 async function pullSteps(run: PullRun): Promise<void> {
   if (run.tenantId !== null) await pullTenant(run, run.tenantId, true)
@@ -77,6 +77,7 @@ async function pullSteps(run: PullRun): Promise<void> {
   await pullSquadAnalytics(run)
   await run.save()
   await pullSipTrunks(run)
+  await pullLlmProviders(run)
 }
 
 /** Runs the steps; whatever stops them is recorded as the pull's end, and the report returned. */

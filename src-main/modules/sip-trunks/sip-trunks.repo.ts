@@ -60,3 +60,18 @@ export async function upsertLiveTrunks(db: Kysely<Database>, rows: readonly NewS
     }
   })
 }
+
+/** Whether the store has any trunk of its own (stored or written back from LiveKit). */
+export async function hasStoredTrunks(db: Kysely<Database>): Promise<boolean> {
+  return (await db.selectFrom('sip_inbound_trunks').select('sip_trunk_id').limit(1).executeTakeFirst()) !== undefined
+}
+
+/** The trunk list of the latest pull that fetched one, in the remote's order; empty when none did. */
+export function latestPulledTrunks(db: Kysely<Database>) {
+  return db
+    .selectFrom('pulled_sip_trunks')
+    .select(['source', 'tenant_id', 'body', 'fetched_at'])
+    .where('source', '=', (eb) => eb.selectFrom('pulled_sip_trunks').select('source').orderBy('fetched_at', 'desc').limit(1))
+    .orderBy('position')
+    .execute()
+}

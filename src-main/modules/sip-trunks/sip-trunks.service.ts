@@ -131,7 +131,23 @@ export function createSipTrunksService(db: Kysely<Database>, options: SipTrunksS
   const refreshStore = options.refreshStore ?? true
   const now = options.now ?? (() => new Date())
 
+  /**
+   * A mirror's trunks: with no trunk of its own and no LiveKit, the list a pull fetched, as the
+   * remote listed it (issue 15). Null when this store has trunks of its own or none was pulled.
+   */
+  async function fromPull(principal: Principal): Promise<SipTrunkList | null> {
+    if (await repo.hasStoredTrunks(db)) return null
+    const rows = await repo.latestPulledTrunks(db)
+    if (!rows.length) return null
+    const trunks = rows.filter((r) => canSeeTenant(principal, r.tenant_id)).map((r) => JSON.parse(r.body) as SipTrunk)
+    return { trunks, total: trunks.length, source: 'pulled', fallback_reason: null, fetched_at: rows[0]!.fetched_at }
+  }
+
   async function fromStore(principal: Principal, fallbackReason: string | null): Promise<SipTrunkList> {
+    if (fallbackReason === null) {
+      const pulled = await fromPull(principal)
+      if (pulled) return pulled
+    }
     const rows = await repo.listStoredTrunks(db, tenantScope(principal))
     const trunks = rows.map(fromStoredRow)
     return {

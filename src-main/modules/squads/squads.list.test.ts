@@ -35,9 +35,9 @@ describe('squads.list', () => {
   it('lists every squad for admin and viewer tokens, by tenant name then squad name, with member counts', async () => {
     const service = createSquadsService(handle.db)
     const expected = [
-      { id: EMPTY_SQUAD, name: 'Backline', tenant_id: IDS.tenant, tenant_name: 'Acme', routing_strategy: 'priority', member_count: 0 },
-      { id: IDS.squad, name: 'Desk', tenant_id: IDS.tenant, tenant_name: 'Acme', routing_strategy: 'round_robin', member_count: 2 },
-      { id: FOREIGN_SQUAD, name: 'Globex desk', tenant_id: IDS.otherTenant, tenant_name: 'Globex', routing_strategy: 'least_busy', member_count: 1 },
+      { id: EMPTY_SQUAD, name: 'Backline', tenant_id: IDS.tenant, tenant_name: 'Acme', routing_strategy: 'priority', member_count: 0, pulled: null },
+      { id: IDS.squad, name: 'Desk', tenant_id: IDS.tenant, tenant_name: 'Acme', routing_strategy: 'round_robin', member_count: 2, pulled: null },
+      { id: FOREIGN_SQUAD, name: 'Globex desk', tenant_id: IDS.otherTenant, tenant_name: 'Globex', routing_strategy: 'least_busy', member_count: 1, pulled: null },
     ]
     expect(await service.list(ADMIN)).toEqual(expected)
     expect(await service.list(VIEWER)).toEqual(expected)
@@ -55,5 +55,51 @@ describe('squads.list', () => {
     expect((await caller.list()).map((s) => s.name)).toEqual(['Globex desk'])
     // A squad the list hides is also not found by analytics.
     await expect(caller.analytics({ squadId: IDS.squad })).rejects.toBeInstanceOf(TRPCError)
+  })
+
+  describe('pulled squads', () => {
+    const pulled = (squadId: string, body: object, fetchedAt = '2026-11-20T08:00:00.000Z', source = 'http://127.0.0.1:9') =>
+      handle.sqlite
+        .prepare(
+          "insert into pulled_squad_analytics (source, squad_id, squad_name, tenant_id, period_start, period_end, body, fetched_at, pull_id) values (?, ?, json_extract(?, '$.squad_name'), json_extract(?, '$.tenant_id'), '2026-10-21T00:00:00.000Z', '2026-11-20T00:00:00.000Z', ?, ?, 'p1')",
+        )
+        .run(source, squadId, JSON.stringify(body), JSON.stringify(body), JSON.stringify(body), fetchedAt)
+
+    it('lists a squad known only from a pull once (its latest fetch from any source), beside local ones, and hides one a local squad shadows', async () => {
+      pulled('sq-remote', { squad_name: 'Remote desk', tenant_id: IDS.tenant, routing_strategy: 'skills_based', member_utilization: [{}, {}, {}] }, '2026-11-19T00:00:00.000Z', 'http://staging:9')
+      pulled('sq-remote', { squad_name: 'Remote desk', tenant_id: IDS.tenant, routing_strategy: 'skills_based', member_utilization: [{}, {}, {}] })
+      pulled('sq-bare', { figures: [] })
+      pulled(IDS.squad, { squad_name: 'Shadowed', tenant_id: IDS.tenant })
+      const service = createSquadsService(handle.db)
+      const list = await service.list(ADMIN)
+      expect(list.map((s) => s.id)).toEqual([EMPTY_SQUAD, IDS.squad, 'sq-remote', FOREIGN_SQUAD, 'sq-bare'])
+      expect(list.find((s) => s.id === 'sq-remote')).toEqual({
+        id: 'sq-remote',
+        name: 'Remote desk',
+        tenant_id: IDS.tenant,
+        tenant_name: 'Acme',
+        routing_strategy: 'skills_based',
+        member_count: 3,
+        pulled: { source: 'http://127.0.0.1:9', fetchedAt: '2026-11-20T08:00:00.000Z' },
+      })
+      // What the answer does not say stays unsaid rather than made up.
+      expect(list.find((s) => s.id === 'sq-bare')).toMatchObject({ name: 'sq-bare', tenant_id: null, tenant_name: null, routing_strategy: null, member_count: null })
+      expect((await service.list(TENANT)).map((s) => s.id)).toEqual([EMPTY_SQUAD, IDS.squad, 'sq-remote'])
+      expect((await service.list(OTHER)).map((s) => s.id)).toEqual([FOREIGN_SQUAD])
+    })
+
+    it('answers a pulled squad as fetched, whatever period is asked, and the console only what it can draw', async () => {
+      pulled('sq-bare', { figures: [] })
+      const service = createSquadsService(handle.db)
+      const answer = await service.answer(ADMIN, 'sq-bare', { start_date: '2020-01-01' })
+      expect(answer).toEqual({
+        kind: 'pulled',
+        json: '{"figures":[]}',
+        pulled: { source: 'http://127.0.0.1:9', fetchedAt: '2026-11-20T08:00:00.000Z', periodStart: '2026-10-21T00:00:00.000Z', periodEnd: '2026-11-20T00:00:00.000Z' },
+      })
+      await expect(service.view(ADMIN, 'sq-bare', {})).rejects.toThrow(/not in a shape the console can draw; the Data page shows them/)
+      // A pulled squad of no stated tenant is an admin's: a tenant token does not see it.
+      await expect(service.answer(TENANT, 'sq-bare', {})).rejects.toThrow(/Squad not found/)
+    })
   })
 })

@@ -46,6 +46,44 @@ export function listSquads(db: Kysely<Database>, tenantId: string | null) {
   return query.orderBy('t.name').orderBy('s.name').orderBy('s.id').execute()
 }
 
+/** A squad's analytics as the latest pull fetched them, from any source; undefined when none did. */
+export function findPulledAnalytics(db: Kysely<Database>, squadId: string) {
+  return db
+    .selectFrom('pulled_squad_analytics')
+    .select(['source', 'squad_id', 'tenant_id', 'period_start', 'period_end', 'body', 'fetched_at'])
+    .where('squad_id', '=', squadId)
+    .orderBy('fetched_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+/**
+ * Squads known only from pulled analytics (no local squad of that id), the latest fetch of each,
+ * with what the answer says of them when it is in Callscope's shape. One tenant's when `tenantId` is set.
+ */
+// SQLite-only: json_extract / json_array_length on the stored answer (PostgreSQL: ->> and jsonb_array_length).
+export function listPulledSquads(db: Kysely<Database>, tenantId: string | null) {
+  let query = db
+    .selectFrom('pulled_squad_analytics as p')
+    .leftJoin('tenants as t', 't.id', 'p.tenant_id')
+    .select([
+      'p.squad_id as id',
+      'p.squad_name as name',
+      'p.tenant_id',
+      't.name as tenant_name',
+      sql<string | null>`json_extract(p.body, '$.routing_strategy')`.as('routing_strategy'),
+      sql<number | null>`json_array_length(p.body, '$.member_utilization')`.as('member_count'),
+      'p.source',
+      'p.fetched_at',
+    ])
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('squads as s').select('s.id').whereRef('s.id', '=', 'p.squad_id'))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('pulled_squad_analytics as q').select('q.squad_id').whereRef('q.squad_id', '=', 'p.squad_id').whereRef('q.fetched_at', '>', 'p.fetched_at'))),
+    )
+  if (tenantId !== null) query = query.where('p.tenant_id', '=', tenantId)
+  return query.orderBy('p.squad_id').execute()
+}
+
 /** The squad's current members with their names, by priority, then name. */
 export function listMembers(db: Kysely<Database>, squadId: string) {
   return db

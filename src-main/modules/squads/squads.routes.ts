@@ -14,7 +14,7 @@ const getSquadAnalytics = createRoute({
   tags: ['Squads'],
   summary: 'Get squad analytics',
   description:
-    "Transfer statistics, member utilization, routing strategy performance and session distribution of a squad over a period (default: the last 30 days). Sessions count by created_at, transfers by requested_at. A tenant-scoped token sees only its tenant's squads.",
+    "Transfer statistics, member utilization, routing strategy performance and session distribution of a squad over a period (default: the last 30 days). Sessions count by created_at, transfers by requested_at. A tenant-scoped token sees only its tenant's squads. For a squad known only from a pull, the analytics as the pull fetched them, for the period it fetched (headers `Callscope-Pulled-From`, `Callscope-Pulled-At`, `Callscope-Pulled-Period`), whatever period is asked.",
   security: [{ HTTPBearer: [] }],
   request: { params: z.object({ squad_id: idParam('Squad id') }), query: squadAnalyticsQuerySchema },
   responses: {
@@ -29,7 +29,16 @@ export function squadRoutes(squads: SquadsService, authenticate: Authenticate): 
   app.use('/squads/:squad_id/analytics', requireBearer(authenticate))
   app.openapi(getSquadAnalytics, async (c) => {
     const { squad_id } = c.req.valid('param')
-    return c.json(await squads.analytics(c.get('principal'), squad_id, c.req.valid('query')), 200)
+    const answer = await squads.answer(c.get('principal'), squad_id, c.req.valid('query'))
+    if (answer.kind === 'computed') return c.json(answer.analytics, 200)
+    // A squad only a pull knows: its analytics as fetched, saying where from and for which period.
+    const { source, fetchedAt, periodStart, periodEnd } = answer.pulled
+    return c.body(answer.json, 200, {
+      'Content-Type': 'application/json',
+      'Callscope-Pulled-From': source,
+      'Callscope-Pulled-At': fetchedAt,
+      'Callscope-Pulled-Period': `${periodStart}/${periodEnd}`,
+    }) as never
   })
   return app
 }

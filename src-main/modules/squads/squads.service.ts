@@ -6,22 +6,39 @@ import {
   type SquadAnalytics,
   type SquadAnalyticsQuery,
   type TransferStatistics,
+  squadAnalyticsSchema,
 } from '../../../src-shared/schemas/squad-analytics'
 import type { Database } from '../../db/schema'
-import { NotFoundError } from '../../kit/errors'
+import { InvalidInputError, NotFoundError } from '../../kit/errors'
 import { canSeeTenant } from '../../kit/access'
 import type { Principal } from '../../kit/access'
 import * as repo from './squads.repo'
 
-/** One row of the console's squads list. */
+/** Where pulled analytics came from: served as fetched, for the period fetched (issue 15). */
+export interface PulledMark {
+  source: string
+  fetchedAt: string
+  periodStart: string
+  periodEnd: string
+}
+
+/** One row of the console's squads list; a pulled squad may lack what its answer did not say. */
 export interface SquadSummary {
   id: string
   name: string
-  tenant_id: string
-  tenant_name: string
-  routing_strategy: SquadAnalytics['routing_strategy']
-  member_count: number
+  tenant_id: string | null
+  tenant_name: string | null
+  routing_strategy: SquadAnalytics['routing_strategy'] | null
+  member_count: number | null
+  /** Set for a squad known only from pulled analytics. */
+  pulled: { source: string; fetchedAt: string } | null
 }
+
+/** A squad's analytics: computed from the store, or as a pull fetched them (the JSON text as stored). */
+export type SquadAnswer = { kind: 'computed'; analytics: SquadAnalytics } | { kind: 'pulled'; json: string; pulled: PulledMark }
+
+/** Squad analytics in the console: computed, or pulled ones in Callscope's shape, with where they came from. */
+export type SquadAnalyticsView = SquadAnalytics & { pulled: PulledMark | null }
 
 const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
@@ -138,115 +155,161 @@ export function createSquadsService(db: Kysely<Database>, options: SquadsService
     }
   }
 
+  /**
+   * Transfer statistics, member utilization, routing strategy performance and session
+   * distribution of one squad over a period (default: the last 30 days). Definitions: docs/api.md.
+   */
+  async function analytics(principal: Principal, squadId: string, query: SquadAnalyticsQuery): Promise<SquadAnalytics> {
+    const squad = await repo.findSquad(db, squadId)
+    if (!squad || !canSeeTenant(principal, squad.tenant_id)) throw new NotFoundError('Squad')
+    const period = resolvePeriod(query, now())
+
+    const [members, groups, transfers] = await Promise.all([
+      repo.listMembers(db, squadId),
+      repo.sessionGroups(db, squadId, period),
+      transferStatistics(squadId, period),
+    ])
+    const totalSessions = groups.reduce((n, g) => n + num(g.sessions), 0)
+    const timeline = await repo.sessionTimeline(db, squadId, period, totalSessions)
+
+    const perAgent = sumBy(groups, (g) => g.agent_id)
+    const memberIds = new Set(members.map((m) => m.agent_id))
+    const otherAgentIds = [...perAgent.keys()].filter((id) => !memberIds.has(id))
+    const names = new Map<string, string>(members.map((m) => [m.agent_id, m.agent_name]))
+    for (const a of await repo.agentNames(db, otherAgentIds)) names.set(a.id, a.name)
+
+    const transfersIn = new Map<string, number>()
+    const transfersOut = new Map<string, number>()
+    for (const cell of transfers.matrix) {
+      transfersOut.set(cell.from_agent_id, (transfersOut.get(cell.from_agent_id) ?? 0) + num(cell.count))
+      transfersIn.set(cell.to_agent_id, (transfersIn.get(cell.to_agent_id) ?? 0) + num(cell.count))
+    }
+
+    const memberUtilization: MemberUtilization[] = members.map((m) => {
+      const a = perAgent.get(m.agent_id)
+      const handleMs = Math.round(a?.handleMs ?? 0)
+      return {
+        agent_id: m.agent_id,
+        agent_name: m.agent_name,
+        role: m.role as MemberUtilization['role'],
+        priority: m.priority,
+        sessions_handled: a?.sessions ?? 0,
+        ended_sessions: a?.ended ?? 0,
+        total_handle_time_ms: handleMs,
+        mean_handle_time_ms: a && a.ended > 0 ? Math.round(a.handleMs / a.ended) : 0,
+        utilization_pct: round((handleMs / period.lengthMs) * 100, 2),
+        transfers_in: transfersIn.get(m.agent_id) ?? 0,
+        transfers_out: transfersOut.get(m.agent_id) ?? 0,
+      }
+    })
+
+    const strategies: RoutingStrategyPerformance[] = [...sumBy(groups, (g) => g.routing_strategy as Strategy)]
+      .map(([strategy, s]) => ({
+        strategy,
+        is_current: strategy === squad.routing_strategy,
+        sessions: s.sessions,
+        mean_wait_ms: s.waitCount > 0 ? Math.round(s.waitSum / s.waitCount) : 0,
+        resolution_rate: ratio(s.resolved, s.outcomeKnown),
+        transfer_rate: ratio(s.transferred, s.sessions),
+      }))
+      .sort(bySessionsThen((s) => s.strategy ?? '~'))
+
+    const byMember = [...members.map((m) => m.agent_id), ...otherAgentIds]
+      .map((id) => ({ agent_id: id, agent_name: names.get(id) ?? '', sessions: perAgent.get(id)?.sessions ?? 0 }))
+      .sort(bySessionsThen((m) => `${m.agent_name}\u0000${m.agent_id}`))
+
+    // Fill the aggregated counts into the full series: 24 hours, every day the period touches.
+    const byHour = Array.from({ length: 24 }, (_, hour) => ({ hour, sessions: 0 }))
+    const dayCounts = new Map<string, number>()
+    for (const row of timeline) {
+      if (row.kind === 'hour' && row.hour !== null) byHour[row.hour]!.sessions = num(row.sessions)
+      else if (row.kind === 'day' && row.day !== null) dayCounts.set(row.day, num(row.sessions))
+    }
+    const byDay = daysOf(period).map((date) => ({ date, sessions: dayCounts.get(date) ?? 0 }))
+
+    return {
+      squad_id: squad.id,
+      squad_name: squad.name,
+      tenant_id: squad.tenant_id,
+      routing_strategy: squad.routing_strategy as SquadAnalytics['routing_strategy'],
+      period: { start: period.start, end: period.end, hours: round(period.lengthMs / HOUR_MS, 3) },
+      transfer_statistics: transfers.stats,
+      member_utilization: memberUtilization,
+      routing_strategy_performance: strategies,
+      session_distribution: {
+        total_sessions: totalSessions,
+        by_member: byMember,
+        by_hour: byHour,
+        by_day: byDay,
+        by_language: [...sumBy(groups, (g) => g.language)]
+          .map(([language, s]) => ({ language, sessions: s.sessions }))
+          .sort(bySessionsThen((l) => l.language)),
+        by_channel: [...sumBy(groups, (g) => g.channel)]
+          .map(([channel, s]) => ({ channel: channel as Channel, sessions: s.sessions }))
+          .sort(bySessionsThen((c) => c.channel)),
+      },
+    }
+  }
+
+  /**
+   * A local squad's analytics computed for the period asked; else, for a squad only a pull knows,
+   * its analytics as fetched, for the period fetched (they are aggregates no pulled row recomputes).
+   */
+  async function answer(principal: Principal, squadId: string, query: SquadAnalyticsQuery): Promise<SquadAnswer> {
+    if (await repo.findSquad(db, squadId)) return { kind: 'computed', analytics: await analytics(principal, squadId, query) }
+    const pulled = await repo.findPulledAnalytics(db, squadId)
+    if (!pulled || !canSeeTenant(principal, pulled.tenant_id)) throw new NotFoundError('Squad')
+    return { kind: 'pulled', json: pulled.body, pulled: { source: pulled.source, fetchedAt: pulled.fetched_at, periodStart: pulled.period_start, periodEnd: pulled.period_end } }
+  }
+
   return {
+    analytics,
+
     /** Squads the principal may see (a tenant token: its tenant's only), for the console's list. */
     async list(principal: Principal): Promise<SquadSummary[]> {
-      const rows = await repo.listSquads(db, principal.tenantId)
-      return rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        tenant_id: r.tenant_id,
-        tenant_name: r.tenant_name,
-        routing_strategy: r.routing_strategy as SquadSummary['routing_strategy'],
-        member_count: num(r.member_count),
-      }))
-    },
-
-    /**
-     * Transfer statistics, member utilization, routing strategy performance and session
-     * distribution of one squad over a period (default: the last 30 days). Definitions: docs/api.md.
-     */
-    async analytics(principal: Principal, squadId: string, query: SquadAnalyticsQuery): Promise<SquadAnalytics> {
-      const squad = await repo.findSquad(db, squadId)
-      if (!squad || !canSeeTenant(principal, squad.tenant_id)) throw new NotFoundError('Squad')
-      const period = resolvePeriod(query, now())
-
-      const [members, groups, transfers] = await Promise.all([
-        repo.listMembers(db, squadId),
-        repo.sessionGroups(db, squadId, period),
-        transferStatistics(squadId, period),
-      ])
-      const totalSessions = groups.reduce((n, g) => n + num(g.sessions), 0)
-      const timeline = await repo.sessionTimeline(db, squadId, period, totalSessions)
-
-      const perAgent = sumBy(groups, (g) => g.agent_id)
-      const memberIds = new Set(members.map((m) => m.agent_id))
-      const otherAgentIds = [...perAgent.keys()].filter((id) => !memberIds.has(id))
-      const names = new Map<string, string>(members.map((m) => [m.agent_id, m.agent_name]))
-      for (const a of await repo.agentNames(db, otherAgentIds)) names.set(a.id, a.name)
-
-      const transfersIn = new Map<string, number>()
-      const transfersOut = new Map<string, number>()
-      for (const cell of transfers.matrix) {
-        transfersOut.set(cell.from_agent_id, (transfersOut.get(cell.from_agent_id) ?? 0) + num(cell.count))
-        transfersIn.set(cell.to_agent_id, (transfersIn.get(cell.to_agent_id) ?? 0) + num(cell.count))
-      }
-
-      const memberUtilization: MemberUtilization[] = members.map((m) => {
-        const a = perAgent.get(m.agent_id)
-        const handleMs = Math.round(a?.handleMs ?? 0)
-        return {
-          agent_id: m.agent_id,
-          agent_name: m.agent_name,
-          role: m.role as MemberUtilization['role'],
-          priority: m.priority,
-          sessions_handled: a?.sessions ?? 0,
-          ended_sessions: a?.ended ?? 0,
-          total_handle_time_ms: handleMs,
-          mean_handle_time_ms: a && a.ended > 0 ? Math.round(a.handleMs / a.ended) : 0,
-          utilization_pct: round((handleMs / period.lengthMs) * 100, 2),
-          transfers_in: transfersIn.get(m.agent_id) ?? 0,
-          transfers_out: transfersOut.get(m.agent_id) ?? 0,
-        }
+      const [local, pulled] = await Promise.all([repo.listSquads(db, principal.tenantId), repo.listPulledSquads(db, principal.tenantId)])
+      const rows: SquadSummary[] = [
+        ...local.map((r) => ({
+          id: r.id,
+          name: r.name,
+          tenant_id: r.tenant_id,
+          tenant_name: r.tenant_name,
+          routing_strategy: r.routing_strategy as SquadSummary['routing_strategy'],
+          member_count: num(r.member_count),
+          pulled: null,
+        })),
+        ...pulled.map((r) => ({
+          id: r.id,
+          name: r.name ?? r.id,
+          tenant_id: r.tenant_id,
+          tenant_name: r.tenant_name,
+          routing_strategy: r.routing_strategy as SquadSummary['routing_strategy'],
+          member_count: r.member_count === null ? null : num(r.member_count),
+          pulled: { source: r.source, fetchedAt: r.fetched_at },
+        })),
+      ]
+      // By tenant, then name (code-point order), then id: local and pulled squads interleaved.
+      const key = (r: SquadSummary) => [r.tenant_name ?? '\uffff', r.name, r.id]
+      return rows.sort((a, b) => {
+        const [x, y] = [key(a), key(b)]
+        for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1
+        return 0
       })
-
-      const strategies: RoutingStrategyPerformance[] = [...sumBy(groups, (g) => g.routing_strategy as Strategy)]
-        .map(([strategy, s]) => ({
-          strategy,
-          is_current: strategy === squad.routing_strategy,
-          sessions: s.sessions,
-          mean_wait_ms: s.waitCount > 0 ? Math.round(s.waitSum / s.waitCount) : 0,
-          resolution_rate: ratio(s.resolved, s.outcomeKnown),
-          transfer_rate: ratio(s.transferred, s.sessions),
-        }))
-        .sort(bySessionsThen((s) => s.strategy ?? '~'))
-
-      const byMember = [...members.map((m) => m.agent_id), ...otherAgentIds]
-        .map((id) => ({ agent_id: id, agent_name: names.get(id) ?? '', sessions: perAgent.get(id)?.sessions ?? 0 }))
-        .sort(bySessionsThen((m) => `${m.agent_name}\u0000${m.agent_id}`))
-
-      // Fill the aggregated counts into the full series: 24 hours, every day the period touches.
-      const byHour = Array.from({ length: 24 }, (_, hour) => ({ hour, sessions: 0 }))
-      const dayCounts = new Map<string, number>()
-      for (const row of timeline) {
-        if (row.kind === 'hour' && row.hour !== null) byHour[row.hour]!.sessions = num(row.sessions)
-        else if (row.kind === 'day' && row.day !== null) dayCounts.set(row.day, num(row.sessions))
-      }
-      const byDay = daysOf(period).map((date) => ({ date, sessions: dayCounts.get(date) ?? 0 }))
-
-      return {
-        squad_id: squad.id,
-        squad_name: squad.name,
-        tenant_id: squad.tenant_id,
-        routing_strategy: squad.routing_strategy as SquadAnalytics['routing_strategy'],
-        period: { start: period.start, end: period.end, hours: round(period.lengthMs / HOUR_MS, 3) },
-        transfer_statistics: transfers.stats,
-        member_utilization: memberUtilization,
-        routing_strategy_performance: strategies,
-        session_distribution: {
-          total_sessions: totalSessions,
-          by_member: byMember,
-          by_hour: byHour,
-          by_day: byDay,
-          by_language: [...sumBy(groups, (g) => g.language)]
-            .map(([language, s]) => ({ language, sessions: s.sessions }))
-            .sort(bySessionsThen((l) => l.language)),
-          by_channel: [...sumBy(groups, (g) => g.channel)]
-            .map(([channel, s]) => ({ channel: channel as Channel, sessions: s.sessions }))
-            .sort(bySessionsThen((c) => c.channel)),
-        },
-      }
     },
+
+    answer,
+
+    /** The console's view of answer(): pulled analytics it can draw only when they are in Callscope's shape. */
+    async view(principal: Principal, squadId: string, query: SquadAnalyticsQuery): Promise<SquadAnalyticsView> {
+      const a = await answer(principal, squadId, query)
+      if (a.kind === 'computed') return { ...a.analytics, pulled: null }
+      const parsed = squadAnalyticsSchema.safeParse(JSON.parse(a.json))
+      if (!parsed.success) {
+        throw new InvalidInputError(`the analytics pulled from ${a.pulled.source} are not in a shape the console can draw; the Data page shows them as fetched`)
+      }
+      return { ...parsed.data, pulled: a.pulled }
+    },
+
   }
 }
 

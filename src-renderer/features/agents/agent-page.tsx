@@ -1,4 +1,5 @@
-import { Anchor, Badge, Group, Pagination, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core'
+import { Alert, Anchor, Badge, Group, Pagination, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core'
+import { IconCloudDownload } from '@tabler/icons-react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link, useParams, useSearchParams } from 'react-router'
 import { SESSIONS_PAGE } from '../../../src-shared/constants'
@@ -7,9 +8,10 @@ import { QueryState } from '../../components/query-state'
 import { RecordHeading } from '../../components/record-heading'
 import { Fields, Section } from '../../components/section'
 import { CountCell } from '../../components/table-cells'
+import type { RouterOutputs } from '../../lib/api-types'
 import { formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
-import { AgentStatusBadge, providerModel } from './agent-status'
+import { AgentStatusBadge, providerModel, PulledBadge } from './agent-status'
 
 export const PAGE_SIZES = ['10', '20', '50', '100']
 
@@ -30,6 +32,72 @@ function usePaging() {
   return { page, size, set }
 }
 
+type Agent = RouterOutputs['agents']['get']
+
+function LocalProfile({ a }: { a: Extract<Agent, { kind: 'local' }> }) {
+  return (
+    <SimpleGrid cols={{ base: 1, md: 3 }} spacing="sm">
+      <Section title="Profile">
+        <Fields
+          rows={[
+            ['Tenant', <Anchor key="t" component={Link} to={`/tenants/${a.tenant_id}`} size="sm">{a.tenant_name}</Anchor>],
+            ['Description', a.description ?? <Text key="d" c="dimmed" size="sm">none</Text>],
+            [
+              'Languages',
+              <Group key="l" gap={4}>
+                {a.languages.map((l) => (
+                  <Badge key={l} tt="none" color={l === a.primary_language ? 'indigo' : 'gray'} variant={l === a.primary_language ? 'light' : 'outline'}>
+                    {l}
+                  </Badge>
+                ))}
+              </Group>,
+            ],
+            ['Sessions', formatNumber(a.session_count)],
+          ]}
+        />
+      </Section>
+      <Section title="Models">
+        <Fields
+          rows={[
+            ['LLM', providerModel(a.llm_provider, a.llm_model)],
+            ['STT', providerModel(a.stt_provider, a.stt_model)],
+            ['TTS', providerModel(a.tts_provider, a.tts_model)],
+            ['Voice', a.voice_id ?? '—'],
+          ]}
+        />
+      </Section>
+      <Section title="Timestamps">
+        <Fields rows={[['Created', formatTimestamp(a.created_at)], ['Updated', formatTimestamp(a.updated_at)]]} />
+      </Section>
+    </SimpleGrid>
+  )
+}
+
+/** The backend's interface has no agent profile: a pulled agent is known by id, tenant and sessions. */
+function PulledProfile({ a }: { a: Extract<Agent, { kind: 'pulled' }> }) {
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
+      <Section title="Profile">
+        <Fields
+          rows={[
+            ['Tenant', a.tenant_id ? <Anchor key="t" component={Link} to={`/tenants/${a.tenant_id}`} size="sm">{a.tenant_name ?? a.tenant_id}</Anchor> : 'unknown'],
+            ['Name', a.name ?? <Text key="n" c="dimmed" size="sm">not known</Text>],
+            ['Sessions', formatNumber(a.session_count)],
+            ['Log lines', <Anchor key="l" component={Link} to={`/logs?agent=${encodeURIComponent(a.id)}`} size="sm">in the explorer</Anchor>],
+          ]}
+        />
+      </Section>
+      <Alert color="grape" variant="light" icon={<IconCloudDownload size={16} />} title={`Pulled from ${a.pulled.source}`} data-testid="agent-pulled-note">
+        <Text size="sm">
+          Known from the call logs and the sessions listing fetched {formatTimestamp(a.pulled.fetchedAt)}
+          {a.name ? ', its name from the pulled squad analytics' : ''}. The backend's interface has no agent profile, so its languages and models are not known
+          here; its sessions are listed as the backend listed them, without transcripts.
+        </Text>
+      </Alert>
+    </SimpleGrid>
+  )
+}
+
 /** An agent's profile and its sessions, paged exactly as GET /agents/{agent_id}/sessions pages them. */
 export function AgentPage() {
   const { agentId = '' } = useParams()
@@ -46,43 +114,10 @@ export function AgentPage() {
         const pages = Math.max(1, Math.ceil((sessions.data?.total ?? a.session_count) / size))
         return (
           <Stack gap="md">
-            <RecordHeading crumbs={[{ to: '/agents', label: 'Agents' }]} title={a.name} titleTestId="agent-name" id={a.id}>
-              <AgentStatusBadge status={a.status} />
+            <RecordHeading crumbs={[{ to: '/agents', label: 'Agents' }]} title={a.name ?? a.id} titleTestId="agent-name" id={a.id}>
+              {a.kind === 'local' ? <AgentStatusBadge status={a.status} /> : <PulledBadge source={a.pulled.source} />}
             </RecordHeading>
-            <SimpleGrid cols={{ base: 1, md: 3 }} spacing="sm">
-              <Section title="Profile">
-                <Fields
-                  rows={[
-                    ['Tenant', <Anchor key="t" component={Link} to={`/tenants/${a.tenant_id}`} size="sm">{a.tenant_name}</Anchor>],
-                    ['Description', a.description ?? <Text key="d" c="dimmed" size="sm">none</Text>],
-                    [
-                      'Languages',
-                      <Group key="l" gap={4}>
-                        {a.languages.map((l) => (
-                          <Badge key={l} tt="none" color={l === a.primary_language ? 'indigo' : 'gray'} variant={l === a.primary_language ? 'light' : 'outline'}>
-                            {l}
-                          </Badge>
-                        ))}
-                      </Group>,
-                    ],
-                    ['Sessions', formatNumber(a.session_count)],
-                  ]}
-                />
-              </Section>
-              <Section title="Models">
-                <Fields
-                  rows={[
-                    ['LLM', providerModel(a.llm_provider, a.llm_model)],
-                    ['STT', providerModel(a.stt_provider, a.stt_model)],
-                    ['TTS', providerModel(a.tts_provider, a.tts_model)],
-                    ['Voice', a.voice_id ?? '—'],
-                  ]}
-                />
-              </Section>
-              <Section title="Timestamps">
-                <Fields rows={[['Created', formatTimestamp(a.created_at)], ['Updated', formatTimestamp(a.updated_at)]]} />
-              </Section>
-            </SimpleGrid>
+            {a.kind === 'local' ? <LocalProfile a={a} /> : <PulledProfile a={a} />}
             <Section
               title="Sessions"
               testId="agent-sessions"
@@ -111,7 +146,12 @@ export function AgentPage() {
                     cells={(s) => (
                       <>
                         <Table.Td>
-                          <Anchor component={Link} to={`/sessions/${s.conversation_id}`} size="sm">
+                          <Anchor
+                            component={Link}
+                            to={a.kind === 'local' ? `/sessions/${s.conversation_id}` : `/logs?session=${encodeURIComponent(s.conversation_id)}`}
+                            size="sm"
+                            title={a.kind === 'local' ? 'Open the transcript' : 'Its log lines (a pulled session has no transcript here)'}
+                          >
                             {formatTimestamp(s.created_at)}
                           </Anchor>
                         </Table.Td>

@@ -4,6 +4,13 @@ const AGENT: Record<string, string> = { active: 'green', inactive: 'gray', draft
 const SESSION: Record<string, string> = { active: 'blue', completed: 'green', transferred: 'violet', abandoned: 'orange', failed: 'red' }
 
 export const AgentStatusBadge = ({ status }: { status: string }) => <Badge color={AGENT[status] ?? 'gray'}>{status}</Badge>
+
+/** An agent known only from a pull: no status or profile, just where it came from. */
+export const PulledBadge = ({ source }: { source: string }) => (
+  <Badge color="grape" variant="light" tt="none" title={`Known from a pull of ${source}`} data-testid="pulled-agent">
+    pulled
+  </Badge>
+)
 export const SessionStatusBadge = ({ status }: { status: string }) => <Badge color={SESSION[status] ?? 'gray'}>{status}</Badge>
 
 /** "provider / model", the model dimmed-free but wrapped as one unit. */

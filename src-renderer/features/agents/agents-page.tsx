@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Select, Table, Text, Title } from '@mantine/core'
+import { Anchor, Badge, Code, Group, Select, Table, Text, Title } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { type Column, ListTable } from '../../components/list-table'
@@ -8,9 +8,16 @@ import { CountCell, NameLinkCell } from '../../components/table-cells'
 import { formatNumber } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { useUrlParam } from '../../lib/url-param'
-import { AgentStatusBadge } from './agent-status'
+import { AgentStatusBadge, PulledBadge } from './agent-status'
 
-function Stack2({ top, bottom }: { top: string; bottom: string }) {
+function Stack2({ top, bottom }: { top: string | null; bottom: string | null }) {
+  if (top === null) {
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    )
+  }
   return (
     <>
       <Text size="sm" lh={1.3}>
@@ -71,11 +78,17 @@ export function AgentsPage() {
             rowKey={(a) => a.id}
             cells={(a) => (
               <>
-                <NameLinkCell to={`/agents/${a.id}`}>{a.name}</NameLinkCell>
+                <NameLinkCell to={`/agents/${a.id}`}>{a.name ?? <Code fz="xs">{a.id}</Code>}</NameLinkCell>
                 <Table.Td>
-                  <Anchor component={Link} to={`/tenants/${a.tenant_id}`} size="sm" c="inherit">
-                    {a.tenant_name}
-                  </Anchor>
+                  {a.tenant_id ? (
+                    <Anchor component={Link} to={`/tenants/${a.tenant_id}`} size="sm" c="inherit">
+                      {a.tenant_name ?? a.tenant_id}
+                    </Anchor>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      unknown
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>
                   <Group gap={4}>
@@ -96,7 +109,7 @@ export function AgentsPage() {
                   <Stack2 top={a.tts_provider} bottom={a.tts_model} />
                 </Table.Td>
                 <Table.Td>
-                  <AgentStatusBadge status={a.status} />
+                  {a.pulled ? <PulledBadge source={a.pulled.source} /> : <AgentStatusBadge status={a.status ?? 'unknown'} />}
                 </Table.Td>
                 <CountCell>{formatNumber(a.session_count)}</CountCell>
               </>

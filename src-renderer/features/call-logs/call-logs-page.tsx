@@ -34,7 +34,9 @@ export function CallLogsPage() {
   const rowsReady = logs.isSuccess && !logs.isPlaceholderData
   const facets = useQuery({ ...trpc.callLogs.facets.queryOptions({ filter }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: rowsReady })
   const rows = useMemo(() => logs.data?.pages.flatMap((p) => p.rows) ?? [], [logs.data])
-  const agentNames = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data])
+  // A pulled agent has no name (the backend has no profile operation): it goes by its id.
+  const agentOptions = useMemo(() => (agents.data ?? []).map((a) => ({ id: a.id, name: a.name ?? a.id })), [agents.data])
+  const agentNames = useMemo(() => new Map(agentOptions.map((a) => [a.id, a.name])), [agentOptions])
   const [selected, setSelected] = useState(-1)
 
   // A new filter is a new list: the old index means nothing in it.
@@ -90,7 +92,7 @@ export function CallLogsPage() {
         </Group>
         <ExportButtons view={view} />
       </Group>
-      <CallLogFilters view={view} setView={setView} agents={agents.data ?? []} facets={facets.data} />
+      <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={facets.data} />
       <PivotChips view={view} setView={setView} />
       <VolumeHistogram filter={filter} enabled={rowsReady} />
       <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>

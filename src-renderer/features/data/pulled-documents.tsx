@@ -8,7 +8,7 @@ import { useTRPC } from '../../lib/trpc'
 import { ExpandableTable } from './run-history'
 
 const PAGE_SIZE = 50
-const KIND_LABELS: Record<PulledKind, string> = { session: 'Sessions', squad_analytics: 'Squad analytics', sip_trunks: 'SIP trunks' }
+const KIND_LABELS: Record<PulledKind, string> = { session: 'Sessions', squad_analytics: 'Squad analytics', sip_trunks: 'SIP trunks', llm_provider: 'LLM providers' }
 
 type Json = Record<string, unknown>
 const asObject = (body: unknown): Json => (typeof body === 'object' && body !== null ? (body as Json) : {})
@@ -28,6 +28,12 @@ function summary(kind: PulledKind, body: unknown): ReactNode {
   if (kind === 'sip_trunks') {
     const trunks = Array.isArray(b.trunks) ? (b.trunks as Json[]) : []
     return `${trunks.length} trunks: ${trunks.map((t) => String(t.name ?? t.sip_trunk_id)).join(', ')}`
+  }
+  if (kind === 'llm_provider') {
+    const models = Array.isArray(b.models) ? b.models.length : 0
+    const agents = asObject(b.agents).count
+    const configured = asObject(b.credentials).configured
+    return `${models} models · ${typeof agents === 'number' ? formatNumber(agents) : '?'} agents · key ${configured === true ? 'configured' : configured === false ? 'not configured' : 'unknown'}`
   }
   // Squad analytics have no fixed shape in the spec: show its top-level figures.
   const figures = Object.entries(b).filter(([, v]) => typeof v === 'number')

@@ -12,6 +12,7 @@ const SOURCE: Record<SipTrunkSource, { color: string; label: string; hint: strin
   livekit: { color: 'green', label: 'live from LiveKit', hint: 'Listed live from the LiveKit server' },
   store: { color: 'blue', label: 'stored copy', hint: 'LiveKit is not configured: the stored copy is shown' },
   store_fallback: { color: 'orange', label: 'stored copy (fallback)', hint: 'LiveKit could not be used: the stored copy is shown' },
+  pulled: { color: 'grape', label: 'pulled', hint: 'This store has no trunks of its own: the list a pull fetched from another backend is shown, as of its fetch time' },
 }
 
 const COLUMNS: Column[] = [

@@ -1,13 +1,15 @@
 import { BarChart, type BarChartProps } from '@mantine/charts'
-import { Anchor, Box, Card, Code, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip, useComputedColorScheme, useMantineTheme } from '@mantine/core'
+import { Alert, Anchor, Box, Card, Code, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip, useComputedColorScheme, useMantineTheme } from '@mantine/core'
+import { IconCloudDownload } from '@tabler/icons-react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
 import type { SquadAnalytics } from '../../../src-shared/schemas/squad-analytics'
+import type { PulledAnalyticsMark } from '../../lib/api-types'
 import { BreadcrumbTitle } from '../../components/breadcrumb-title'
 import { QueryState } from '../../components/query-state'
 import { Section } from '../../components/section'
-import { formatDate, formatMs, formatNumber, formatRate } from '../../lib/format'
+import { formatDate, formatMs, formatTimestamp, formatNumber, formatRate } from '../../lib/format'
 import { mixColors, textOn } from '../../theme'
 import { useTRPC } from '../../lib/trpc'
 import { PERIOD_DAYS, parseDays, periodQuery } from './period'
@@ -238,6 +240,18 @@ function Analytics({ data, fetching }: { data: SquadAnalytics; fetching: boolean
   )
 }
 
+/** Analytics a pull fetched: the backend's figures for the period it was asked, not recomputed here. */
+function PulledNote({ pulled }: { pulled: PulledAnalyticsMark }) {
+  return (
+    <Alert color="grape" variant="light" icon={<IconCloudDownload size={16} />} title={`Pulled from ${pulled.source}`} data-testid="pulled-note">
+      <Text size="sm">
+        These figures are the backend's own, for <b data-testid="pulled-period">{formatDate(pulled.periodStart)} – {formatDate(pulled.periodEnd)} UTC</b>, as fetched{' '}
+        {formatTimestamp(pulled.fetchedAt)}. Callscope cannot recompute them from pulled rows, so the period cannot be changed here; pull again for newer figures.
+      </Text>
+    </Alert>
+  )
+}
+
 export function SquadPage() {
   const { squadId = '' } = useParams()
   const [params, setParams] = useSearchParams()
@@ -258,7 +272,7 @@ export function SquadPage() {
             </Anchor>
           )}
         </BreadcrumbTitle>
-        <Group gap="sm" wrap="nowrap">
+        <Group gap="sm" wrap="nowrap" display={data?.pulled ? 'none' : undefined}>
           <Box w={16}>{analytics.isFetching && data ? <Loader size={14} /> : null}</Box>
           <Text size="xs" c="dimmed" data-testid="squad-period" data-start={range.start_date} data-end={range.end_date}>
             {formatDate(range.start_date)} – {formatDate(range.end_date)} UTC
@@ -272,6 +286,7 @@ export function SquadPage() {
           />
         </Group>
       </Group>
+      {data?.pulled && <PulledNote pulled={data.pulled} />}
       <QueryState query={analytics}>{(a) => <Analytics data={a} fetching={analytics.isPlaceholderData} />}</QueryState>
       {data && (
         <Text size="xs" c="dimmed">

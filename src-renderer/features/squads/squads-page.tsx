@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { type Column, ListTable } from '../../components/list-table'
 import { QueryState } from '../../components/query-state'
-import { NameLinkCell } from '../../components/table-cells'
 import { useTRPC } from '../../lib/trpc'
 import { StrategyBadge } from './strategy'
 
@@ -32,17 +31,42 @@ export function SquadsPage() {
             rowKey={(s) => s.id}
             cells={(s) => (
               <>
-                <NameLinkCell to={`/squads/${s.id}`}>{s.name}</NameLinkCell>
                 <Table.Td>
-                  <Anchor component={Link} to={`/tenants/${s.tenant_id}`} size="sm" c="dimmed">
-                    {s.tenant_name}
+                  <Anchor component={Link} to={`/squads/${s.id}`} size="sm" fw={500}>
+                    {s.name}
                   </Anchor>
+                  {s.pulled && (
+                    <Badge ml="xs" size="xs" color="grape" variant="light" tt="none" title={`Analytics pulled from ${s.pulled.source}`} data-testid="pulled-squad">
+                      pulled
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {s.tenant_id ? (
+                    <Anchor component={Link} to={`/tenants/${s.tenant_id}`} size="sm" c="dimmed">
+                      {s.tenant_name ?? s.tenant_id}
+                    </Anchor>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      not stated
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>
                   <StrategyBadge strategy={s.routing_strategy} />
                 </Table.Td>
                 <Table.Td ta="right">
-                  {s.member_count === 0 ? <Badge color="gray" variant="outline">none</Badge> : s.member_count}
+                  {s.member_count === null ? (
+                    <Text span size="sm" c="dimmed">
+                      —
+                    </Text>
+                  ) : s.member_count === 0 ? (
+                    <Badge color="gray" variant="outline">
+                      none
+                    </Badge>
+                  ) : (
+                    s.member_count
+                  )}
                 </Table.Td>
               </>
             )}
