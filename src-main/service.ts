@@ -8,6 +8,7 @@ import { createOverviewService } from './modules/overview/overview.service'
 import { createDatabaseService } from './modules/database/database.service'
 import { createCallLogsService } from './modules/call-logs/call-logs.service'
 import { createImportsService } from './modules/imports/imports.service'
+import { createPullSyncsService } from './modules/pull/pull-syncs.service'
 import { createPullsService } from './modules/pull/pulls.service'
 import { createProvidersService } from './modules/providers/providers.service'
 import { createSipTrunksService } from './modules/sip-trunks/sip-trunks.service'
@@ -68,6 +69,7 @@ export async function createService(options: ServiceOptions) {
   }
   const tokens = createTokenService(handle.db, { envToken: options.envToken })
   const pulls = createPullsService(handle.db, handle.writer)
+  const syncs = createPullSyncsService(handle.db, pulls)
   const database = createDatabaseService(handle)
 
   return {
@@ -82,6 +84,7 @@ export async function createService(options: ServiceOptions) {
     callLogs: createCallLogsService(handle.db, handle.json),
     imports: createImportsService(handle.db, handle.writer),
     pulls,
+    syncs,
     squads: createSquadsService(handle.db),
     providers: createProvidersService(handle.db, { dbPath: handle.path }),
     sipTrunks: createSipTrunksService(handle.db),
@@ -92,6 +95,7 @@ export async function createService(options: ServiceOptions) {
     /** Path, size, schema and row counts of the store (`db info`, Settings). */
     info: database.info,
     async close() {
+      await syncs.stopAll()
       await pulls.stopAll()
       await handle.close()
     },

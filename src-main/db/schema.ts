@@ -204,6 +204,33 @@ export interface PullsTable {
   errors: Defaulted<string>
   failure: string | null
   duration_ms: number | null
+  /** 1 for a cycle of a continuous sync (pull_syncs), which the history lists apart. */
+  sync: Defaulted<number>
+  /** The failure's kind: the remote client's (auth, not_found, rejected, unavailable, garbage, cancelled) or 'store'. */
+  failure_kind: string | null
+}
+
+export type PullSyncState = 'pulling' | 'waiting' | 'retrying' | 'stopped' | 'failed'
+
+/** A source followed by a continuous sync, and how its last cycles went (migration 0011). */
+export interface PullSyncsTable {
+  source: string
+  tenant_id: string | null
+  since: string
+  interval_ms: number
+  /** pulling: a cycle runs; waiting: until next_cycle_at; retrying: backing off after a failed cycle; stopped; failed: cannot go on (e.g. the token was refused). */
+  state: PullSyncState
+  pid: number | null
+  started_at: string
+  updated_at: string
+  last_cycle_at: string | null
+  last_success_at: string | null
+  next_cycle_at: string | null
+  cycles: Defaulted<number>
+  /** Failed cycles in a row (0 after a completed one). */
+  failures: Defaulted<number>
+  last_error: string | null
+  last_pull_id: string | null
 }
 
 export interface PullCursorsTable {
@@ -364,6 +391,7 @@ export interface Database {
   call_logs: CallLogsTable
   imports: ImportsTable
   pulls: PullsTable
+  pull_syncs: PullSyncsTable
   pull_cursors: PullCursorsTable
   pulled_documents: PulledDocumentsTable
   pulled_agents: PulledAgentsTable

@@ -21,7 +21,7 @@ let signInLink: string
 let sessionToken: string
 let remote: TestServer
 /** Records the pages open, found through the API once the store is filled. */
-const ids = { tenant: '', agent: '', conversation: '', squad: '', line: '', viewerToken: '', revokedToken: '' }
+const ids = { tenant: '', agent: '', conversation: '', squad: '', pulledSquad: '', line: '', viewerToken: '', revokedToken: '' }
 
 const { query: trpcQuery, mutation: trpcMutation } = trpcHttp(() => server.url, () => sessionToken)
 
@@ -52,7 +52,10 @@ beforeAll(async () => {
   ids.agent = agents.find((a) => a.session_count > 0)!.id
   const sessions = await trpcQuery<{ sessions: Array<{ conversation_id: string; message_count: number }> }>('sessions.listForAgent', { agentId: ids.agent, limit: 20, offset: 0 })
   ids.conversation = [...sessions.sessions].sort((a, b) => b.message_count - a.message_count)[0]!.conversation_id
-  ids.squad = (await trpcQuery<Array<{ id: string }>>('squads.list'))[0]!.id
+  const squads = await trpcQuery<Array<{ id: string; pulled: object | null }>>('squads.list')
+  ids.squad = squads.find((s) => s.pulled === null)!.id
+  // The pull above brought squads this store does not have: shown as pulled.
+  ids.pulledSquad = squads.find((s) => s.pulled !== null)!.id
   const errors = await trpcQuery<{ rows: Array<{ id: string; call_id: string | null }> }>('callLogs.search', { filter: { levels: ['error'] }, limit: 50 })
   ids.line = errors.rows.find((r) => r.call_id)!.id
   ids.viewerToken = (await trpcMutation<{ token: string }>('tokens.create', { name: 'a11y viewer', role: 'viewer' })).token
@@ -113,6 +116,7 @@ const VISITS: Visit[] = [
   page_('session', () => `#/sessions/${ids.conversation}`, testId('transcript')),
   page_('squads', () => '#/squads', testId('squads-table')),
   page_('squad', () => `#/squads/${ids.squad}`, (p) => p.getByTestId('hour-chart').locator('.recharts-bar-rectangle').first().waitFor()),
+  page_('squad-pulled', () => `#/squads/${ids.pulledSquad}`, (p) => p.getByTestId('pulled-note').waitFor()),
   page_('call-logs', () => '#/logs', (p) => p.getByTestId('call-log-histogram').locator('.recharts-area-area').first().waitFor()),
   page_('call-logs-filter-open', () => '#/logs', async (p) => {
     await p.getByTestId('call-log-row').first().waitFor()

@@ -21,6 +21,10 @@ export interface TestServer {
   sqlite: BetterSqlite3.Database
   /** fetch against the server with the admin token unless other headers are given. */
   get(path: string, init?: RequestInit): Promise<Response>
+  /** Stops listening (connections are refused, the service and its store stay), as a backend that went away. */
+  stopListening(): Promise<void>
+  /** Listens again on the same port, as the backend coming back. */
+  listenAgain(): Promise<void>
   close(): Promise<void>
 }
 
@@ -38,7 +42,9 @@ export async function startTestServer(options: { seed?: boolean } = {}): Promise
   if (options.seed !== false && !template) await service.database.seed(DEMO_SEED)
   const hostGuard = createHostGuard('127.0.0.1')
   const app = createHttpApp({ service, version: 'test', hostGuard, uiRoot: null })
-  const listener = await startListener(app, { host: '127.0.0.1', port: 0, hostGuard })
+  let listener = await startListener(app, { host: '127.0.0.1', port: 0, hostGuard })
+  let listening = true
+  const { port } = listener
   const sqlite = groundTruth(dbPath)
   return {
     url: listener.url,
@@ -47,9 +53,17 @@ export async function startTestServer(options: { seed?: boolean } = {}): Promise
     sqlite,
     get: (path, init = {}) =>
       fetch(`${listener.url}${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.headers ?? {}) } }),
+    async stopListening() {
+      await listener.close()
+      listening = false
+    },
+    async listenAgain() {
+      listener = await startListener(app, { host: '127.0.0.1', port, hostGuard })
+      listening = true
+    },
     async close() {
       sqlite.close()
-      await listener.close()
+      if (listening) await listener.close()
       await service.close()
     },
   }

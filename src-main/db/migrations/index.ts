@@ -9,6 +9,7 @@ import { tokenExpiry } from './0007-token-expiry'
 import { openLogValues } from './0008-open-log-values'
 import { pulledSessions } from './0009-pulled-sessions'
 import { pulledAnswers } from './0010-pulled-answers'
+import { pullSyncs } from './0011-pull-syncs'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0008-open-log-values': openLogValues,
   '0009-pulled-sessions': pulledSessions,
   '0010-pulled-answers': pulledAnswers,
+  '0011-pull-syncs': pullSyncs,
 }

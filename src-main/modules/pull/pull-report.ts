@@ -7,7 +7,8 @@ export const MAX_REPORTED_PULL_ERRORS = 100
 export interface PullCounts {
   tenants: { fetched: number; invalid: number; missing: number }
   callLogs: { windows: number; fetched: number; inserted: number; duplicates: number; invalid: number; otherTenants: number }
-  sessions: { agents: number; fetched: number; missing: number }
+  /** `unchanged`: agents whose listing's first page showed nothing new (a sync's quick check). */
+  sessions: { agents: number; fetched: number; missing: number; unchanged: number }
   squadAnalytics: { fetched: number; missing: number }
   sipTrunks: { fetched: number }
   /** Language-model providers of the catalog whose details the remote gave; `missing`: it does not know them. */
@@ -37,13 +38,17 @@ export interface PullReport {
   errors: PullProblem[]
   /** Why the pull stopped before its end (status failed or cancelled). */
   failure: string | null
+  /** Its kind: `auth` (the token was refused), `unavailable` (still failing after the retries), `store`, … */
+  failureKind: string | null
   durationMs: number | null
+  /** A cycle of a continuous sync. */
+  sync: boolean
 }
 
 export const emptyCounts = (): PullCounts => ({
   tenants: { fetched: 0, invalid: 0, missing: 0 },
   callLogs: { windows: 0, fetched: 0, inserted: 0, duplicates: 0, invalid: 0, otherTenants: 0 },
-  sessions: { agents: 0, fetched: 0, missing: 0 },
+  sessions: { agents: 0, fetched: 0, missing: 0, unchanged: 0 },
   squadAnalytics: { fetched: 0, missing: 0 },
   sipTrunks: { fetched: 0 },
   llmProviders: { fetched: 0, missing: 0 },
@@ -65,5 +70,7 @@ export const toReport = (row: PullRow): PullReport => ({
   counts: { ...emptyCounts(), ...(JSON.parse(row.counts) as Partial<PullCounts>) },
   errors: JSON.parse(row.errors) as PullProblem[],
   failure: row.failure,
+  failureKind: row.failure_kind,
   durationMs: row.duration_ms,
+  sync: row.sync === 1,
 })

@@ -20,6 +20,14 @@ export interface PullOptions {
   retries?: number
   backoffMs?: number
   onProgress?: (report: PullReport) => void
+  /** A cycle of a continuous sync (recorded as such). */
+  sync?: boolean
+  /**
+   * Sessions listings: check each agent's first page against what is stored and walk the rest
+   * only when it shows a change the first page cannot account for (a sync's cycles, but every
+   * few). Else every listing is walked whole.
+   */
+  quickSessions?: boolean
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString()

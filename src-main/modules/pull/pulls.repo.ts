@@ -11,6 +11,13 @@ export function insertPull(db: Kysely<Database>, row: PullRow): Promise<unknown>
   return db.insertInto('pulls').values(row).execute()
 }
 
+/** Newest first (the id orders pulls started at the same moment); a sync's cycles only when asked. */
+export function listPulls(db: Kysely<Database>, limit: number, syncCycles: boolean): Promise<PullRow[]> {
+  let query = db.selectFrom('pulls').selectAll()
+  if (!syncCycles) query = query.where('sync', '=', 0)
+  return query.orderBy('started_at', 'desc').orderBy('id').limit(limit).execute()
+}
+
 export function updatePull(db: Kysely<Database>, id: string, set: Partial<Omit<PullRow, 'id'>>): Promise<unknown> {
   return db.updateTable('pulls').set(set).where('id', '=', id).execute()
 }
@@ -204,6 +211,19 @@ export async function replaceAgentSessions(db: Kysely<Database>, listing: Pulled
       .onConflict((oc) => oc.columns(['source', 'id']).doUpdateSet(agent))
       .execute()
   })
+}
+
+/** A source's stored listing of one agent, in the remote's order; null when the agent was never fetched from it. */
+export async function storedListing(db: Kysely<Database>, source: string, agentId: string): Promise<SessionListItem[] | null> {
+  const agent = await db.selectFrom('pulled_agents').select('id').where('source', '=', source).where('id', '=', agentId).executeTakeFirst()
+  if (!agent) return null
+  return db
+    .selectFrom('pulled_sessions')
+    .select(['conversation_id', 'created_at', 'updated_at', 'message_count', 'last_message_preview'])
+    .where('source', '=', source)
+    .where('agent_id', '=', agentId)
+    .orderBy('position')
+    .execute()
 }
 
 /** A squad's pulled analytics, inserted or replaced by the latest fetch. */

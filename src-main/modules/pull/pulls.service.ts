@@ -22,6 +22,14 @@ export type { PullOptions } from './pull-run'
 /** Default reach back when no `since` is given. */
 export const DEFAULT_PULL_DAYS = 7
 
+/** `since` as the store's instant: 7 days before `nowMs` when not given; InvalidInputError when unreadable or in the future. */
+export function resolveSince(since: string | undefined, nowMs = Date.now()): string {
+  const resolved = since === undefined ? iso(nowMs - DEFAULT_PULL_DAYS * 86_400_000) : parseInstant(since)
+  if (resolved === null) throw new InvalidInputError(`--since must be an ISO 8601 date or date-time: ${JSON.stringify(since)}`)
+  if (Date.parse(resolved) > nowMs) throw new InvalidInputError('--since is in the future')
+  return resolved
+}
+
 /** The options checked, as the pull's record: source normalized, tenant lower-cased, `since` resolved. */
 function newPullRow(options: PullOptions): repo.PullRow {
   let source: string
@@ -37,9 +45,7 @@ function newPullRow(options: PullOptions): repo.PullRow {
     if (!squad.trim() || squad.length > MAX_ID_LENGTH) throw new InvalidInputError(`a squad id must be 1 to ${MAX_ID_LENGTH} characters: ${JSON.stringify(squad)}`)
   }
   const startedMs = Date.now()
-  const since = options.since === undefined ? iso(startedMs - DEFAULT_PULL_DAYS * 86_400_000) : parseInstant(options.since)
-  if (since === null) throw new InvalidInputError(`--since must be an ISO 8601 date or date-time: ${JSON.stringify(options.since)}`)
-  if (Date.parse(since) > startedMs) throw new InvalidInputError('--since is in the future')
+  const since = resolveSince(options.since, startedMs)
   if (options.rate !== undefined && !(options.rate > 0 && options.rate <= 1000)) throw new InvalidInputError('the rate must be between 0 and 1000 requests per second')
 
   const now = iso(startedMs)
@@ -60,6 +66,8 @@ function newPullRow(options: PullOptions): repo.PullRow {
     errors: '[]',
     failure: null,
     duration_ms: null,
+    sync: options.sync ? 1 : 0,
+    failure_kind: null,
   }
 }
 
@@ -97,8 +105,9 @@ async function runPull(
     const cancelled = error instanceof RemoteError && error.kind === 'cancelled'
     row.status = cancelled ? 'cancelled' : 'failed'
     row.failure = error instanceof RemoteError ? error.message : `could not store what was fetched: ${(error as Error).message}`
+    row.failure_kind = error instanceof RemoteError ? error.kind : 'store'
   }
-  const end = { ...pull.progress(), status: row.status, failure: row.failure, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
+  const end = { ...pull.progress(), status: row.status, failure: row.failure, failure_kind: row.failure_kind, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
   Object.assign(row, end)
   await repo.updatePull(db, row.id, end)
   const report = toReport(row)
@@ -156,7 +165,11 @@ export function createPullsService(db: Kysely<Database>, writer: StoreWriter) {
       await Promise.allSettled(pulls.map((p) => p.done))
     },
 
-    list: (limit = 50): Promise<PullReport[]> => runs.list(limit),
+    /** The newest pulls first; a sync's cycles only when asked (the console shows a sync by its state). */
+    async list(limit = 50, options: { syncCycles?: boolean } = {}): Promise<PullReport[]> {
+      await runs.reconcile()
+      return (await repo.listPulls(db, limit, options.syncCycles ?? false)).map(toReport)
+    },
 
     get: (id: string): Promise<PullReport> => runs.get(id),
 
