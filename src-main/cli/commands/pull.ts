@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import { InvalidInputError } from '../../kit/errors'
+import { DEFAULT_SYNC_INTERVAL_MS, MAX_SYNC_INTERVAL_MS, MIN_SYNC_INTERVAL_MS, type SyncReport } from '../../modules/pull/pull-syncs.service'
 import type { PullReport } from '../../modules/pull/pulls.service'
 import { withService } from '../open-service'
 
@@ -12,6 +13,36 @@ const parseRate = (value: string): number => {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value]
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** `30s`, `5m`, `1h`, `1500ms` or plain seconds, as milliseconds. */
+export function parseInterval(value: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(value)
+  if (!match) throw new InvalidArgumentError('expected a duration such as 30s, 5m or 1h.')
+  const ms = Math.round(Number(match[1]) * UNIT_MS[(match[2] ?? 's').toLowerCase()]!)
+  if (!(ms >= MIN_SYNC_INTERVAL_MS && ms <= MAX_SYNC_INTERVAL_MS)) throw new InvalidArgumentError('expected a duration from 1s to 24h.')
+  return ms
+}
+
+const clock = (iso: string | null) => (iso ? iso.slice(11, 19) : '?')
+
+/** One line per cycle of `pull --follow`: what it brought, or why it failed, and when the next one runs. */
+export function cycleLine(pull: PullReport, sync: SyncReport): string {
+  const c = pull.counts
+  const at = clock(pull.finishedAt)
+  if (pull.status !== 'completed') {
+    const next = sync.state === 'failed' ? 'stopping' : `retrying at ${clock(sync.nextCycleAt)} (${sync.failures} failed in a row)`
+    return `${at} failed: ${pull.failure ?? pull.status} · ${next}\n`
+  }
+  const news = [
+    `${n(c.callLogs.inserted)} new call logs`,
+    `${n(c.sessions.agents)} agents' sessions changed`,
+    ...(c.tenants.fetched ? [`${n(c.tenants.fetched)} tenants`] : []),
+    ...(c.squadAnalytics.fetched ? [`${n(c.squadAnalytics.fetched)} squads' analytics`] : []),
+  ]
+  return `${at} synced: ${news.join(', ')} (${n(pull.requests)} requests${pull.errors.length ? `, ${pull.errors.length} problems` : ''}) · next at ${clock(sync.nextCycleAt)}\n`
+}
 
 /** One line of counts, rewritten in place on a terminal while the pull runs. */
 const progressLine = (r: PullReport) =>
@@ -36,6 +67,43 @@ export function summary(r: PullReport): string {
   ].join('\n')
 }
 
+interface PullCliOptions {
+  baseUrl: string
+  token?: string
+  tenant?: string
+  since?: string
+  squad?: string[]
+  rate: number
+  db?: string
+  follow?: boolean
+  interval: number
+}
+
+/** `pull --follow`: cycles until Ctrl-C (the cycle under way is cancelled, what it stored stays) or a refused token. */
+async function follow(opts: PullCliOptions, token: string, command: Command): Promise<void> {
+  await withService(opts.db, async (service) => {
+    let sync
+    try {
+      sync = await service.syncs.begin(
+        { baseUrl: opts.baseUrl, token, tenantId: opts.tenant, since: opts.since, squads: opts.squad, rate: opts.rate, intervalMs: opts.interval },
+        { onCycle: (pull, state) => process.stdout.write(cycleLine(pull, state)) },
+      )
+    } catch (error) {
+      if (error instanceof InvalidInputError) return command.error(`error: ${error.message}`, { exitCode: 2 })
+      throw error
+    }
+    const stop = () => void service.syncs.stop(sync.source)
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    process.stderr.write(`Following ${sync.source}, a pull every ${opts.interval / 1000} s; Ctrl-C stops.\n`)
+    const final = await sync.done
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+    process.stdout.write(`Stopped following ${final.source} after ${n(final.cycles)} cycles; last synced ${final.lastSuccessAt ?? 'never'}.\n`)
+    if (final.state === 'failed') throw new Error(`${final.lastError} (the sync cannot go on)`)
+  })
+}
+
 export function registerPull(program: Command): void {
   program
     .command('pull')
@@ -47,9 +115,13 @@ export function registerPull(program: Command): void {
     .option('--squad <id>', 'also fetch the analytics of this squad (repeatable); squads named in transfer logs are found on their own', collect)
     .option('--rate <n>', 'requests per second at most', parseRate, 5)
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
-    .action(async (opts: { baseUrl: string; token?: string; tenant?: string; since?: string; squad?: string[]; rate: number; db?: string }, command: Command) => {
+    .option('--follow', 'keep pulling what is new until stopped (Ctrl-C): a continuous sync')
+    .option('--interval <duration>', 'with --follow, the pause between two pulls: 30s, 5m, 1h', parseInterval, DEFAULT_SYNC_INTERVAL_MS)
+    .action(async (opts: PullCliOptions, command: Command) => {
       const token = opts.token ?? process.env.CALLSCOPE_REMOTE_TOKEN
       if (!token) return command.error("error: a token is needed: pass --token or set CALLSCOPE_REMOTE_TOKEN", { exitCode: 2 })
+      if (opts.follow) return follow(opts, token, command)
+      if (command.getOptionValueSource('interval') === 'cli') return command.error('error: --interval goes with --follow', { exitCode: 2 })
       await withService(opts.db, async (service) => {
         const live = process.stderr.isTTY
         let pull
