@@ -24,7 +24,7 @@ export const createAppRouter = (service: Service) =>
     overview: overviewRouter(service.overview),
     callLogs: callLogsRouter(service.callLogs),
     imports: importsRouter(service.imports),
-    pulls: pullsRouter(service.pulls),
+    pulls: pullsRouter(service.pulls, service.syncs),
     squads: squadsRouter(service.squads),
     providers: providersRouter(service.providers),
     sipTrunks: sipTrunksRouter(service.sipTrunks),

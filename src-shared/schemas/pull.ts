@@ -25,6 +25,14 @@ export const pullRequestSchema = z.object({
 
 export type PullRequest = z.input<typeof pullRequestSchema>
 
+/** The pauses the console offers between two pulls of a sync, in seconds. */
+export const SYNC_INTERVALS_S = [10, 30, 60, 300, 900] as const
+
+/** A pull kept going: the same fields, and the pause between two pulls. */
+export const syncRequestSchema = pullRequestSchema.extend({
+  intervalSeconds: z.number().int().min(1, 'at least 1 second').max(86_400, 'at most a day').default(30),
+})
+
 /** What a pull keeps as the remote's JSON, having no table of its own (pulled_documents.kind). */
 export const PULLED_KINDS = ['session', 'squad_analytics', 'sip_trunks', 'llm_provider'] as const
 

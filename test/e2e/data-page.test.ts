@@ -126,4 +126,36 @@ describe('data page in Chromium', () => {
     expect(errors).toEqual([])
     await page.close()
   }, 60_000) // a whole pull from a live backend, which under a full parallel run can take half a minute
+
+  it('keeps a backend in sync from the pull form: its state and last sync show, and the switch turns it off', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } })
+    const errors = collectErrors(page)
+    await page.goto(signInLink)
+    await page.getByTestId('signed-in-as').waitFor()
+    await page.evaluate(`window.location.hash = '#/data'`)
+    await page.getByTestId('data-page').waitFor()
+    await page.getByTestId('pull-base-url').fill(remote.url)
+    await page.getByTestId('pull-token').fill(ADMIN_TOKEN)
+    await page.getByTestId('pull-since').fill('2026-11-18')
+    await page.getByLabel('Keep in sync', { exact: true }).click({ force: true })
+    expect(await page.getByTestId('pull-start').innerText()).toBe('Start syncing')
+    await page.getByTestId('pull-start').click()
+    const row = page.getByTestId('sync-list').locator('tbody tr').filter({ hasText: remote.url })
+    // The first pull of the sync ends, then it waits for the next: "in sync", with the time it synced.
+    await row.getByTestId('sync-state').filter({ hasText: 'in sync' }).waitFor({ timeout: 45_000 })
+    expect(await row.getByTestId('sync-last').innerText()).toMatch(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} UTC$/)
+    expect(await row.getByTestId('sync-error').innerText()).toBe('none')
+    // The token field was emptied: it is not kept in the page either.
+    expect(await page.getByTestId('pull-token').inputValue()).toBe('')
+    await screenshot(page, 'data-sync')
+    await row.getByTestId('sync-switch').click({ force: true })
+    await row.getByTestId('sync-state').filter({ hasText: 'off' }).waitFor()
+    expect(await row.getByTestId('sync-switch').isChecked()).toBe(false)
+    // Its pulls are not in the history of one-off pulls.
+    const syncs = (await (await fetch(`${server.url}/trpc/pulls.syncs`, { headers: { Authorization: `Bearer ${sessionToken}` } })).json()) as { result: { data: Array<{ state: string; cycles: number }> } }
+    expect(syncs.result.data).toEqual([expect.objectContaining({ state: 'stopped', cycles: expect.any(Number) })])
+    await screenshot(page, 'data-sync-off')
+    expect(errors).toEqual([])
+    await page.close()
+  }, 60_000)
 })

@@ -12,6 +12,7 @@ import { ImportErrors } from './import-errors'
 import { ExpandableTable, RunStatusBadge, runDuration } from './run-history'
 import { PullForm } from './pull-form'
 import { PullHistory } from './pull-history'
+import { SyncList } from './sync-list'
 import { uploadCallLogs } from './upload-call-logs'
 
 function Counts({ report }: { report: ImportReport }) {
@@ -160,6 +161,9 @@ export function DataPage() {
           </Section>
           <Section title="Pull from a live backend">
             <PullForm />
+          </Section>
+          <Section title="Kept in sync" testId="syncs">
+            <SyncList />
           </Section>
           <Section title="Pulls" testId="pulls">
             <PullHistory />

@@ -1,8 +1,8 @@
-import { Button, Group, NumberInput, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
-import { IconCloudDownload } from '@tabler/icons-react'
+import { Button, Group, NumberInput, PasswordInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core'
+import { IconCloudDownload, IconRefresh } from '@tabler/icons-react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { pullRequestSchema } from '../../../src-shared/schemas/pull'
+import { SYNC_INTERVALS_S, syncRequestSchema } from '../../../src-shared/schemas/pull'
 import { useTRPC } from '../../lib/trpc'
 
 type Field = 'baseUrl' | 'token' | 'tenantId' | 'since' | 'rate'
@@ -13,34 +13,39 @@ export function PullForm() {
   const queryClient = useQueryClient()
   const [values, setValues] = useState({ baseUrl: '', token: '', tenantId: '', since: '', rate: 5 as number | string })
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
-  const start = useMutation(
-    trpc.pulls.start.mutationOptions({
-      onSuccess: () => {
-        setValues((v) => ({ ...v, token: '' }))
-        void queryClient.invalidateQueries({ queryKey: trpc.pulls.list.queryKey() })
-      },
-    }),
-  )
+  const [keepInSync, setKeepInSync] = useState(false)
+  const [interval, setSyncInterval] = useState('30')
+  const onSuccess = () => {
+    setValues((v) => ({ ...v, token: '' }))
+    void queryClient.invalidateQueries({ queryKey: trpc.pulls.list.queryKey() })
+    void queryClient.invalidateQueries({ queryKey: trpc.pulls.syncs.queryKey() })
+  }
+  const start = useMutation(trpc.pulls.start.mutationOptions({ onSuccess }))
+  const sync = useMutation(trpc.pulls.syncStart.mutationOptions({ onSuccess }))
+  const pending = start.isPending || sync.isPending
+  const failed = start.error ?? sync.error
   const set = (field: Field) => (value: string | number) => {
     setValues((v) => ({ ...v, [field]: value }))
     setErrors((e) => ({ ...e, [field]: undefined }))
   }
   const submit = () => {
     // The same schema the service's tRPC input uses: what passes here is what it accepts.
-    const parsed = pullRequestSchema.safeParse({ ...values, rate: typeof values.rate === 'number' ? values.rate : undefined })
+    const parsed = syncRequestSchema.safeParse({ ...values, rate: typeof values.rate === 'number' ? values.rate : undefined, intervalSeconds: Number(interval) })
     if (!parsed.success) {
       setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])))
       return
     }
-    start.mutate(parsed.data)
+    const { intervalSeconds, ...pull } = parsed.data
+    if (keepInSync) sync.mutate({ ...pull, intervalSeconds })
+    else start.mutate(pull)
   }
 
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
         Copies a backend&apos;s data through its REST interface: the tenant profile, call logs since the date (7 days by default), every agent&apos;s
-        sessions, squad analytics and the SIP trunks. A pull after one that stopped picks up where it stopped. The token is used for this pull only and
-        never stored.
+        sessions, squad analytics, the SIP trunks and the LLM providers&apos; details. A pull after one that stopped picks up where it stopped. Kept in
+        sync, it pulls again every interval, only what is new, until switched off. The token is held in memory for that time only and never stored.
       </Text>
       <Group align="flex-start" gap="sm" wrap="wrap">
         <TextInput label="Base URL" placeholder="https://api.example.com" w={280} value={values.baseUrl} onChange={(e) => set('baseUrl')(e.currentTarget.value)} error={errors.baseUrl} data-testid="pull-base-url" />
@@ -50,12 +55,23 @@ export function PullForm() {
         <NumberInput label="Requests/s" w={100} min={0.1} max={1000} value={values.rate} onChange={set('rate')} error={errors.rate} />
       </Group>
       <Group>
-        <Button leftSection={<IconCloudDownload size={16} />} loading={start.isPending} onClick={submit} data-testid="pull-start">
-          Pull
+        <Switch label="Keep in sync" checked={keepInSync} onChange={(e) => setKeepInSync(e.currentTarget.checked)} data-testid="pull-keep-in-sync" />
+        <Select
+          aria-label="Pull again every"
+          w={130}
+          disabled={!keepInSync}
+          value={interval}
+          onChange={(v) => v && setSyncInterval(v)}
+          allowDeselect={false}
+          data={SYNC_INTERVALS_S.map((s) => ({ value: String(s), label: s < 60 ? `every ${s} s` : `every ${s / 60} min` }))}
+          data-testid="pull-interval"
+        />
+        <Button leftSection={keepInSync ? <IconRefresh size={16} /> : <IconCloudDownload size={16} />} loading={pending} onClick={submit} data-testid="pull-start">
+          {keepInSync ? 'Start syncing' : 'Pull'}
         </Button>
-        {start.isError && (
+        {failed && (
           <Text size="sm" c="red" data-testid="pull-error">
-            {start.error.message}
+            {failed.message}
           </Text>
         )}
       </Group>
