@@ -31,8 +31,51 @@ describe('walkCallLogWindows', () => {
   it('widens again after sparse windows, so an empty week costs few requests', async () => {
     const remote = listing([5], 1000)
     await walkCallLogWindows({ from: 0, to: 7 * 24 * 3_600_000, fetchWindow: remote.fetchWindow, onWindow: () => {} })
-    // 6 h, 12 h, 24 h, 48 h, then the last 78 h: 5 requests for a week.
-    expect(remote.calls.length).toBe(5)
+    // 6 h (one record: ×4), 24 h, 48 h, then the last 90 h: 4 requests for a week.
+    expect(remote.calls.length).toBe(4)
+  })
+
+  it('sizes windows by the density it meets, so a steady stream costs about one request per 70% of a page', async () => {
+    // A record every 10 ms over 1,000,000 ms: 100,000 records, pages of 1,000.
+    const stamps = Array.from({ length: 100_000 }, (_, i) => i * 10)
+    const remote = listing(stamps, 1000)
+    let seen = 0
+    await walkCallLogWindows({ from: 0, to: 999_999, initialMs: 1000, fetchWindow: remote.fetchWindow, onWindow: (w) => void (seen += w.records.length) })
+    expect(seen).toBe(100_000)
+    expect(remote.calls.length).toBeLessThanOrEqual(Math.ceil(100_000 / 700) + 5)
+  })
+
+  it('fetches the next window while the last one is stored, and stores them one at a time, in order', async () => {
+    const stamps = Array.from({ length: 50 }, (_, i) => i * 100)
+    const remote = listing(stamps, 10)
+    const events: string[] = []
+    let release: (() => void) | undefined
+    const walk = walkCallLogWindows({
+      from: 0,
+      to: 4999,
+      limit: 10,
+      initialMs: 700,
+      fetchWindow: async (start, end) => (events.push(`fetch ${start}`), remote.fetchWindow(start, end)),
+      onWindow: (w) =>
+        new Promise<void>((resolve) => {
+          events.push(`store ${w.start}`)
+          release = () => (events.push(`stored ${w.start}`), resolve())
+        }),
+    })
+    // The first window is being stored and the second already fetched; nothing more until it is stored.
+    await expect.poll(() => events).toEqual(['fetch 0', 'store 0', 'fetch 700'])
+    for (let i = 0; i < 100 && release; i++) {
+      const r = release
+      release = undefined
+      r()
+      await expect.poll(() => release !== undefined || events.at(-1)!.startsWith('stored')).toBe(true)
+    }
+    await walk
+    const stores = events.filter((e) => e.startsWith('store '))
+    expect(stores.map((e) => Number(e.split(' ')[1]))).toEqual([...stores.map((e) => Number(e.split(' ')[1]))].sort((a, b) => a - b))
+    // Never two stores at once: each "store" follows the "stored" of the one before.
+    const order = events.filter((e) => e.startsWith('store'))
+    for (let i = 1; i < order.length; i += 2) expect(order[i]).toBe(`stored ${order[i - 1]!.split(' ')[1]}`)
   })
 
   it('flags a millisecond that holds more than the maximum instead of looping', async () => {
