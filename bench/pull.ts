@@ -145,6 +145,21 @@ ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model
 The pull's time includes everything it does after the call logs (tenants, every agent's sessions, squad
 analytics, trunks, provider details).
 
+Where a pull's time goes (measured 2026-11-24 with \`node --cpu-prof bin/callscope.js pull …\` over the newest
+4 days of the same remote: 134,197 call logs in 209 windows and 50,921 sessions of 104 agents, 13.0 s; and
+300 bare \`GET /logs/calls\` windows timed against the same remote): the remote answers a window of ~450 records in
+6.1 ms (median) and parsing takes 0.9 ms, so fetching alone would run at about 54,000 records/s. Storing is
+what costs: better-sqlite3's transactions and the call log inserts (8 live indexes and the full-text index
+kept up to date per row) take 6.5 s of the 14.4 s on the CLI's one thread, against 2.2 s waiting on the remote
+and about 1 s decoding and checking records. Tried: the writer on its own thread in the CLI (as \`serve\` runs
+it), so fetching overlaps storing: 17.6 s instead of 13.0 s on this 2-core machine, where the remote's own
+server needs the second core. The bound: the export floor is a read (${Math.round(floorRate).toLocaleString('en-US')} records/s here),
+while even the store ceiling of a bulk insert into an empty table with every index built afterwards (82,379
+records/s, "Import into a new database" above) is about half of it; a pull that keeps indexes live stores
+20,000–30,000 rows/s. So the issue's 0.5× of the export is out of reach on this machine for any pull that
+stores what it fetches; a bulk path for a pull into an empty store (indexes rebuilt at the end, as
+\`callscope import logs --bulk\` does) is what would come closest (that import reaches about 50,000 records/s), not done yet.
+
 The console while a sync writes: a mirror \`serve\` keeps the remote in sync (its first cycle pulls every call
 log) while a client asks it for the explorer's first page (tRPC \`callLogs.search\`, 100 rows) every 50 ms;
 then the sync is switched off and the same number of queries is the floor. ${syncedAtProbeEnd ? `${Number(syncedAtProbeEnd).toLocaleString('en-US')} call logs were stored when the probe ended` : ''}.

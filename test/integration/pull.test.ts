@@ -132,6 +132,24 @@ describe('pull from a live backend', () => {
     expect(missing.failure).toMatch(/tenant 00000000-0000-4000-8000-000000000000 is not on the remote.*404/)
   })
 
+  it("fetches the sessions of a squad's members even when no call log names them", async () => {
+    await freshLocal()
+    const squad = (remoteRows('select id from squads order by id limit 1')[0] as { id: string }).id
+    const members = (remoteRows('select agent_id from squad_members where squad_id = ? order by agent_id', squad) as Array<{ agent_id: string }>).map((m) => m.agent_id)
+    expect(members.length).toBeGreaterThan(2)
+    // A range with no call log at all: the squad is known only because it is asked for.
+    const since = new Date(Date.now() - 60_000).toISOString()
+    const report = await local.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, since, squads: [squad], ...QUICK })
+    expect(report).toMatchObject({ status: 'completed', errors: [] })
+    expect(report.counts.callLogs.fetched).toBe(0)
+    expect(report.counts.squadAnalytics.fetched).toBe(1)
+    expect((localRows('select id from pulled_agents order by id') as Array<{ id: string }>).map((a) => a.id)).toEqual(members)
+    for (const agent of members) {
+      const served = await local.sessions.listForAgent(admin, agent, { limit: 100, offset: 0 })
+      expect(served.total, agent).toBe(count(remoteRows('select id from conversations where agent_id = ?', agent)))
+    }
+  })
+
   it('retries 503 and 429 with backoff, honouring Retry-After, and spaces requests by the rate limit', async () => {
     await freshLocal()
     const tenant = (remoteRows('select id from tenants order by name limit 1')[0] as { id: string }).id
@@ -181,9 +199,10 @@ describe('pull from a live backend', () => {
     proxy.requests.length = 0
     const second = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK })
     expect(second.status).toBe('completed')
-    // Tenants and the agents done before the failure are not fetched again.
-    expect(second.counts.skipped).toBe(3 + agentsDone)
-    expect(proxy.requests.filter((r) => r.url.startsWith('/tenants/'))).toEqual([])
+    // Tenants, squads and the agents done before the failure are not fetched again.
+    const squads = count(remoteRows('select id from squads'))
+    expect(second.counts.skipped).toBe(3 + squads + agentsDone)
+    expect(proxy.requests.filter((r) => r.url.startsWith('/tenants/') || r.url.startsWith('/squads/'))).toEqual([])
     expect(proxy.requests.filter((r) => r.url.startsWith('/logs/calls')).length).toBeLessThanOrEqual(2)
     const sessions = await local.pulls.documents(second.source, 'session')
     expect(sessions.length).toBe(count(remoteRows('select id from conversations')))

@@ -1,5 +1,6 @@
 import { canonicalUuid } from '../../../src-shared/schemas/lax-uuid'
 import type { PullRun } from './pull-run'
+import { MAX_ID_LENGTH } from '../../../src-shared/schemas/params'
 import { llmProviderIds } from '../providers/catalog'
 import * as repo from './pulls.repo'
 import { RemoteError } from './remote-client'
@@ -34,6 +35,11 @@ async function pullSquad(run: PullRun, squadId: string, tenant: string | null): 
     fetched_at: new Date().toISOString(),
     pull_id: row.id,
   })
+  // Its members are agents too, whether or not a call log named them: their sessions are fetched next.
+  const members = Array.isArray(body.member_utilization) ? (body.member_utilization as unknown[]) : []
+  const agentIds = members.map((m) => text((m as Json | null)?.agent_id)).filter((id): id is string => id !== null && id.length <= MAX_ID_LENGTH)
+  const squadTenant = text(body.tenant_id)?.toLowerCase() ?? tenant
+  await repo.addCursors(run.db, run.source, agentIds.map((id) => ({ key: `agent:${canonicalUuid(id) ?? id}`, value: JSON.stringify({ tenantId: squadTenant, completedAt: null }) })), new Date().toISOString())
   return true
 }
 

@@ -73,7 +73,7 @@ function newPullRow(options: PullOptions): repo.PullRow {
 
 /**
  * The pull's steps in order: the named tenant, the call logs, then what they made known (tenant
- * profiles, agents' sessions, squad analytics), the SIP trunks and the LLM providers' details. Progress is saved between steps.
+ * profiles, squad analytics, the sessions of the agents they and the squads' members name), the SIP trunks and the LLM providers' details. Progress is saved between steps.
  */
 async function pullSteps(run: PullRun): Promise<void> {
   if (run.tenantId !== null) await pullTenant(run, run.tenantId, true)
@@ -81,8 +81,10 @@ async function pullSteps(run: PullRun): Promise<void> {
   await pullCallLogs(run)
   await pullKnownTenants(run)
   await run.save()
-  await pullKnownSessions(run)
+  // Analytics before sessions: a squad's members are agents whose sessions are fetched, call logs or not.
   await pullSquadAnalytics(run)
+  await run.save()
+  await pullKnownSessions(run)
   await run.save()
   await pullSipTrunks(run)
   await pullLlmProviders(run)
