@@ -1,6 +1,7 @@
 import { canonicalUuid } from '../../../src-shared/schemas/lax-uuid'
 import type { PullRun } from './pull-run'
 import { MAX_ID_LENGTH } from '../../../src-shared/schemas/params'
+import { nonEmptyText } from '../../lib/non-empty-text'
 import { llmProviderIds } from '../providers/catalog'
 import * as repo from './pulls.repo'
 import { RemoteError } from './remote-client'
@@ -17,8 +18,6 @@ async function fetchObject(run: PullRun, step: string, path: string, query: Reco
   return body as Json
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
-
 /** A squad's analytics over the pull's range, stored as a row (pulls.repo upsertSquadAnalytics). */
 async function pullSquad(run: PullRun, squadId: string, tenant: string | null): Promise<boolean> {
   const { row } = run
@@ -27,8 +26,8 @@ async function pullSquad(run: PullRun, squadId: string, tenant: string | null): 
   await repo.upsertSquadAnalytics(run.db, {
     source: run.source,
     squad_id: squadId,
-    squad_name: text(body.squad_name),
-    tenant_id: text(body.tenant_id)?.toLowerCase() ?? tenant,
+    squad_name: nonEmptyText(body.squad_name),
+    tenant_id: nonEmptyText(body.tenant_id)?.toLowerCase() ?? tenant,
     period_start: row.since,
     period_end: row.until,
     body: JSON.stringify(body),
@@ -37,8 +36,8 @@ async function pullSquad(run: PullRun, squadId: string, tenant: string | null): 
   })
   // Its members are agents too, whether or not a call log named them: their sessions are fetched next.
   const members = Array.isArray(body.member_utilization) ? (body.member_utilization as unknown[]) : []
-  const agentIds = members.map((m) => text((m as Json | null)?.agent_id)).filter((id): id is string => id !== null && id.length <= MAX_ID_LENGTH)
-  const squadTenant = text(body.tenant_id)?.toLowerCase() ?? tenant
+  const agentIds = members.map((m) => nonEmptyText((m as Json | null)?.agent_id)).filter((id): id is string => id !== null && id.length <= MAX_ID_LENGTH)
+  const squadTenant = nonEmptyText(body.tenant_id)?.toLowerCase() ?? tenant
   await repo.addCursors(run.db, run.source, agentIds.map((id) => ({ key: `agent:${canonicalUuid(id) ?? id}`, value: JSON.stringify({ tenantId: squadTenant, completedAt: null }) })), new Date().toISOString())
   return true
 }

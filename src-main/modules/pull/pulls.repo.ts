@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
 import type { SessionListItem } from '../../../src-shared/schemas/session'
+import { nonEmptyText } from '../../lib/non-empty-text'
 import type { Database, NewTenant, PulledKind, PulledLlmProvidersTable, PulledSquadAnalyticsTable, PullsTable } from '../../db/schema'
 
 /* Listing, finding and interrupting pulls are shared with imports (runs/runs.repo.ts). */
@@ -239,13 +240,12 @@ export function upsertLlmProvider(db: Kysely<Database>, row: Insertable<PulledLl
 
 /** A source's SIP trunk list replaced by the one just fetched, one row per trunk in its order, in one transaction. */
 export async function replaceSipTrunks(db: Kysely<Database>, source: string, trunks: ReadonlyArray<Record<string, unknown>>, fetchedAt: string, pullId: string): Promise<void> {
-  const id = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null)
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('pulled_sip_trunks').where('source', '=', source).execute()
     if (!trunks.length) return
     await trx
       .insertInto('pulled_sip_trunks')
-      .values(trunks.map((t, position) => ({ source, position, sip_trunk_id: id(t.sip_trunk_id), tenant_id: id(t.tenant_id), body: JSON.stringify(t), fetched_at: fetchedAt, pull_id: pullId })))
+      .values(trunks.map((t, position) => ({ source, position, sip_trunk_id: nonEmptyText(t.sip_trunk_id), tenant_id: nonEmptyText(t.tenant_id), body: JSON.stringify(t), fetched_at: fetchedAt, pull_id: pullId })))
       .execute()
   })
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { nonEmptyText } from '../../lib/non-empty-text'
 import type { SIPInboundTrunkInfo } from 'livekit-server-sdk'
 import type { SipTrunk, SipTrunkList } from '../../../src-shared/schemas/sip-trunk'
 import type { Database } from '../../db/schema'
@@ -61,8 +62,7 @@ export function parseMetadata(text: string | null | undefined): Record<string, u
 /** The `tenant_id` a trunk's JSON metadata names, if any. */
 export function metadataTenantId(text: string | null | undefined): string | null {
   const metadata = parseMetadata(text)
-  const value = metadata !== null && typeof metadata === 'object' ? metadata.tenant_id : undefined
-  return typeof value === 'string' && value !== '' ? value : null
+  return nonEmptyText(metadata !== null && typeof metadata === 'object' ? metadata.tenant_id : undefined)
 }
 
 function stringArray(json: string): string[] {
