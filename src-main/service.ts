@@ -8,6 +8,7 @@ import { createOverviewService } from './modules/overview/overview.service'
 import { createDatabaseService } from './modules/database/database.service'
 import { createCallLogsService } from './modules/call-logs/call-logs.service'
 import { createImportsService } from './modules/imports/imports.service'
+import { createCallsService } from './modules/calls/calls.service'
 import { createPullSyncsService } from './modules/pull/pull-syncs.service'
 import { createPullsService } from './modules/pull/pulls.service'
 import { createProvidersService } from './modules/providers/providers.service'
@@ -88,6 +89,7 @@ export async function createService(options: ServiceOptions) {
     squads: createSquadsService(handle.db),
     providers: createProvidersService(handle.db, { dbPath: handle.path }),
     sipTrunks: createSipTrunksService(handle.db),
+    calls: createCallsService(handle.db),
     /** Demo data written because the database was new, if any. */
     seeded,
     isNew,

@@ -7,6 +7,7 @@ import { providersRouter } from '../modules/providers/providers.router'
 import { pullsRouter } from '../modules/pull/pulls.router'
 import { sessionsRouter } from '../modules/sessions/sessions.router'
 import { settingsRouter } from '../modules/settings/settings.router'
+import { callsRouter } from '../modules/calls/calls.router'
 import { sipTrunksRouter } from '../modules/sip-trunks/sip-trunks.router'
 import { squadsRouter } from '../modules/squads/squads.router'
 import { tenantsRouter } from '../modules/tenants/tenants.router'
@@ -28,6 +29,7 @@ export const createAppRouter = (service: Service) =>
     squads: squadsRouter(service.squads),
     providers: providersRouter(service.providers),
     sipTrunks: sipTrunksRouter(service.sipTrunks),
+    calls: callsRouter(service.calls),
     tokens: tokensRouter(service.tokens),
     settings: settingsRouter(service.database),
   })

@@ -6,6 +6,7 @@ import { callLogRoutes } from '../modules/call-logs/call-logs.routes'
 import { importRoutes } from '../modules/imports/imports.routes'
 import { providerRoutes } from '../modules/providers/providers.routes'
 import { sessionRoutes } from '../modules/sessions/sessions.routes'
+import { callRoutes } from '../modules/calls/calls.routes'
 import { sipTrunkRoutes } from '../modules/sip-trunks/sip-trunks.routes'
 import { squadRoutes } from '../modules/squads/squads.routes'
 import { tenantRoutes } from '../modules/tenants/tenants.routes'
@@ -80,6 +81,8 @@ export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: 
   app.route('/', squadRoutes(service.squads, authenticate))
   app.route('/', providerRoutes(service.providers, authenticate))
   app.route('/', sipTrunkRoutes(service.sipTrunks, authenticate))
+  // Callscope's extensions, after the spec's operations.
+  app.route('/', callRoutes(service.calls, authenticate))
   mountTrpc(app, createAppRouter(service), authenticate, runtime ?? { mode: 'headless', listenerUrl: null })
   mountOpenApi(app)
   mountConsole(app, uiRoot ?? null)

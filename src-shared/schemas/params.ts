@@ -41,9 +41,22 @@ export interface IntegerParamOptions {
  * bound (and shown as such in the OpenAPI document).
  */
 export function integerParam(options: IntegerParamOptions) {
+  const { min, max, read } = laxIntegerReader(options)
+  return z
+    .preprocess(read, z.number().int().min(min).max(max).default(options.default))
+    .openapi({ description: options.description })
+}
+
+/** The same, optional: undefined when not given. */
+export function optionalIntegerParam(options: Omit<IntegerParamOptions, 'default'>) {
+  const { min, max, read } = laxIntegerReader(options)
+  return z.preprocess(read, z.number().int().min(min).max(max).optional()).openapi({ description: options.description })
+}
+
+function laxIntegerReader(options: { min?: number; max?: number }) {
   const min = options.min ?? Number.MIN_SAFE_INTEGER
   const max = options.max ?? Number.MAX_SAFE_INTEGER
-  const toNumber = (given: unknown, ctx: z.RefinementCtx): unknown => {
+  const read = (given: unknown, ctx: z.RefinementCtx): unknown => {
     const value = lastValue(given)
     if (typeof value !== 'string') return value
     const parsed = parseLaxInt(value)
@@ -53,9 +66,7 @@ export function integerParam(options: IntegerParamOptions) {
     if (parsed < BigInt(min)) return refuse(ctx, value, 'greater_than_equal', `Input should be greater than or equal to ${min}`, { ge: min })
     return Number(parsed)
   }
-  return z
-    .preprocess(toNumber, z.number().int().min(min).max(max).default(options.default))
-    .openapi({ description: options.description })
+  return { min, max, read }
 }
 
 function refuse(ctx: z.RefinementCtx, input: string, type: string, message: string, context?: Record<string, unknown>) {

@@ -160,6 +160,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List calls
+         * @description Not one of the service interface's operations: Callscope's calls list. Calls filtered by tenant, agent, squad, status, end reason, direction, phone number, duration and start date, in pages that stay stable while calls arrive (pass `next_cursor` as `cursor`), with the filter's counts per status and end reason. A tenant-scoped token sees only its tenant's calls.
+         */
+        get: operations["list_calls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -593,6 +613,43 @@ export interface components {
             /** @description Whether a password is configured. The password itself is never returned. */
             password_set: boolean;
         };
+        CallList: {
+            calls: components["schemas"]["Call"][];
+            /** @description Opaque; pass it as `cursor` for the next page. Null on the last page. */
+            next_cursor: string | null;
+            total: number;
+            /** @description Calls of the filter per status, most first */
+            by_status: {
+                status: string | null;
+                count: number;
+            }[];
+            /** @description Calls of the filter per end reason (null: none recorded), most first */
+            by_end_reason: {
+                end_reason: string | null;
+                count: number;
+            }[];
+        };
+        Call: {
+            id: string;
+            tenant_id: string;
+            agent_id: string | null;
+            conversation_id: string | null;
+            sip_trunk_id: string | null;
+            /** @description inbound or outbound */
+            direction: string;
+            from_number: string;
+            to_number: string;
+            /** @description completed, failed, … */
+            status: string;
+            end_reason: string | null;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            answered_at: string | null;
+            /** Format: date-time */
+            ended_at: string | null;
+            duration_ms: number | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -993,6 +1050,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    list_calls: {
+        parameters: {
+            query?: {
+                /** @description Only calls of this tenant */
+                tenant_id?: string;
+                /** @description Only calls handled by this agent */
+                agent_id?: string;
+                /** @description Only calls of this squad's sessions */
+                squad_id?: string;
+                /** @description Only calls with one of these statuses */
+                status?: string[] | null;
+                /** @description Only calls with one of these end reasons */
+                end_reason?: string[] | null;
+                /** @description inbound or outbound */
+                direction?: "inbound" | "outbound";
+                /** @description Calls from or to a number starting with this (e.g. +1415) */
+                phone?: string;
+                /** @description Only calls that lasted at least this long */
+                min_duration_ms?: number;
+                /** @description Only calls that lasted at most this long */
+                max_duration_ms?: number;
+                /** @description Only calls started at or after this date or date-time (UTC when no offset is given). ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10). */
+                start_date?: string;
+                /** @description Only calls started at or before this date or date-time; a bare date includes that whole day. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10). */
+                end_date?: string;
+                /** @description started_at (default), duration_ms or status */
+                sort?: "started_at" | "duration_ms" | "status";
+                order?: "desc" | "asc";
+                /** @description Calls per page */
+                limit?: number;
+                /** @description The previous page's next_cursor */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallList"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -10,6 +10,7 @@ import { openLogValues } from './0008-open-log-values'
 import { pulledSessions } from './0009-pulled-sessions'
 import { pulledAnswers } from './0010-pulled-answers'
 import { pullSyncs } from './0011-pull-syncs'
+import { callListIndexes } from './0012-call-list-indexes'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009-pulled-sessions': pulledSessions,
   '0010-pulled-answers': pulledAnswers,
   '0011-pull-syncs': pullSyncs,
+  '0012-call-list-indexes': callListIndexes,
 }

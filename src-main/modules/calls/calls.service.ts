@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely'
+import { type CallList, type CallListQuery, decodeCallCursor, encodeCallCursor } from '../../../src-shared/schemas/call'
+import type { Database } from '../../db/schema'
+import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
+import * as repo from './calls.repo'
+
+/** A phone number as typed ("+1 (415) 555-01"), as stored: digits and a leading +. */
+export const phonePrefix = (typed: string) => typed.replace(/[\s().-]/g, '')
+
+const EMPTY: CallList = { calls: [], next_cursor: null, total: 0, by_status: [], by_end_reason: [] }
+
+export function createCallsService(db: Kysely<Database>) {
+  return {
+    /**
+     * Calls of a filter, a page at a time in the order asked, with the filter's counts per status and
+     * end reason. A tenant token sees its tenant's calls only.
+     */
+    async list(principal: Principal, query: CallListQuery): Promise<CallList> {
+      if (query.tenant_id && !canSeeTenant(principal, query.tenant_id)) return EMPTY
+      const { sort, order, limit, cursor, phone, ...rest } = query
+      const filter: repo.CallFilter = { ...rest, tenant_id: tenantScope(principal) ?? rest.tenant_id, phonePrefix: phone ? phonePrefix(phone) : undefined }
+      const [rows, counts] = await Promise.all([
+        repo.callPage(db, filter, sort, order, limit, cursor ? decodeCallCursor(cursor) : null),
+        repo.callCounts(db, filter),
+      ])
+      const page = rows.slice(0, limit)
+      const last = page.at(-1)
+      const num = (n: number | string | bigint) => Number(n)
+      return {
+        calls: page.map(({ sort_key: _key, ...call }) => call),
+        next_cursor: rows.length > limit && last ? encodeCallCursor({ sort, order, key: last.sort_key, id: last.id }) : null,
+        total: counts.byStatus.reduce((n, r) => n + num(r.count), 0),
+        by_status: counts.byStatus.map((r) => ({ status: r.status, count: num(r.count) })),
+        by_end_reason: counts.byEndReason.map((r) => ({ end_reason: r.end_reason, count: num(r.count) })),
+      }
+    },
+  }
+}
+
+export type CallsService = ReturnType<typeof createCallsService>
