@@ -17,11 +17,12 @@ import { TenantProfilePage } from './features/tenants/tenant-profile-page'
 import { TenantsPage } from './features/tenants/tenants-page'
 import { clearToken, getToken } from './lib/auth'
 import { useTRPC } from './lib/trpc'
-import { IconDatabaseImport, IconPlugConnected, IconPhoneCall, IconSettings, IconUsersGroup } from '@tabler/icons-react'
+import { IconDatabaseImport, IconPhone, IconPlugConnected, IconPhoneCall, IconSettings, IconUsersGroup } from '@tabler/icons-react'
 import { ProvidersPage } from './features/providers/providers-page'
 import { SettingsPage } from './features/settings/settings-page'
 import { DataPage } from './features/data/data-page'
 import { SipTrunksPage } from './features/sip-trunks/sip-trunks-page'
+import { CallsPage } from './features/calls/calls-page'
 import { SquadPage } from './features/squads/squad-page'
 import { SquadsPage } from './features/squads/squads-page'
 
@@ -29,6 +30,7 @@ import { SquadsPage } from './features/squads/squads-page'
 const NAV: Array<{ to: string; label: string; icon: ReactNode }> = [
   { to: '/overview', label: 'Overview', icon: <IconLayoutDashboard size={16} /> },
   { to: '/tenants', label: 'Tenants', icon: <IconBuilding size={16} /> },
+  { to: '/calls', label: 'Calls', icon: <IconPhone size={16} /> },
   { to: '/logs', label: 'Call logs', icon: <IconListSearch size={16} /> },
   { to: '/agents', label: 'Agents', icon: <IconHeadset size={16} /> },
   { to: '/squads', label: 'Squads', icon: <IconUsersGroup size={16} /> },
@@ -116,6 +118,7 @@ const buildRouter = () =>
       { path: 'agents/:agentId', element: <AgentPage /> },
       { path: 'sessions/:conversationId', element: <TranscriptPage /> },
       { path: 'tenants', element: <TenantsPage /> },
+      { path: 'calls', element: <CallsPage /> },
       { path: 'logs', element: <CallLogsPage /> },
       { path: 'tenants/:tenantId', element: <TenantProfilePage /> },
       { path: 'squads', element: <SquadsPage /> },

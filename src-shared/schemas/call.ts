@@ -30,7 +30,6 @@ export const callSchema = z
   })
   .openapi('Call')
 
-const countSchema = (key: string) => z.object({ [key]: z.string().nullable(), count: z.number().int() })
 
 export const callListSchema = z
   .object({
@@ -39,8 +38,8 @@ export const callListSchema = z
     next_cursor: z.string().nullable().openapi({ description: 'Opaque; pass it as `cursor` for the next page. Null on the last page.' }),
     /** Calls matching the filter, every page together. */
     total: z.number().int(),
-    by_status: z.array(countSchema('status')).openapi({ description: 'Calls of the filter per status, most first' }),
-    by_end_reason: z.array(countSchema('end_reason')).openapi({ description: 'Calls of the filter per end reason (null: none recorded), most first' }),
+    by_status: z.array(z.object({ status: z.string(), count: z.number().int() })).openapi({ description: 'Calls per status, most first, for the filter without its status field (so every status can be added)' }),
+    by_end_reason: z.array(z.object({ end_reason: z.string().nullable(), count: z.number().int() })).openapi({ description: 'Calls per end reason (null: none recorded), most first, for the filter without its end_reason field' }),
   })
   .openapi('CallList')
 
@@ -110,6 +109,16 @@ export function decodeCallCursor(text: string): CallCursor | null {
     return null
   }
 }
+
+/**
+ * The console's input: the REST query as `query`, and the page's cursor beside it, where tRPC's
+ * infinite queries put it (they also add `direction`, a name the query already uses).
+ */
+export const callListInputSchema = z.object({
+  query: callListQuerySchema,
+  cursor: z.string().max(1000).nullish(),
+  direction: z.enum(['forward', 'backward']).optional(),
+})
 
 export type Call = z.infer<typeof callSchema>
 export type CallList = z.infer<typeof callListSchema>

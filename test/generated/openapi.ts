@@ -618,12 +618,12 @@ export interface components {
             /** @description Opaque; pass it as `cursor` for the next page. Null on the last page. */
             next_cursor: string | null;
             total: number;
-            /** @description Calls of the filter per status, most first */
+            /** @description Calls per status, most first, for the filter without its status field (so every status can be added) */
             by_status: {
-                status: string | null;
+                status: string;
                 count: number;
             }[];
-            /** @description Calls of the filter per end reason (null: none recorded), most first */
+            /** @description Calls per end reason (null: none recorded), most first, for the filter without its end_reason field */
             by_end_reason: {
                 end_reason: string | null;
                 count: number;

@@ -62,7 +62,7 @@ describe('GET /calls', () => {
   })
 
   it('filters by each field, alone and together, as SQL does', async () => {
-    const call = server.sqlite.prepare("select c.*, v.squad_id from calls c join conversations v on v.id = c.conversation_id where c.end_reason is not null and v.squad_id is not null and c.duration_ms > 0 order by c.started_at desc limit 1").get() as Record<string, string & number>
+    const call = server.sqlite.prepare("select c.*, v.squad_id from calls c join conversations v on v.id = c.conversation_id where c.end_reason is not null and v.squad_id is not null and c.duration_ms > 0 order by c.started_at desc limit 1").get() as Record<"id" | "tenant_id" | "agent_id" | "squad_id" | "end_reason" | "started_at" | "from_number", string>
     const day = call.started_at.slice(0, 10)
     const cases: Array<[string, string, unknown[]]> = [
       [`tenant_id=${call.tenant_id}`, 'tenant_id = ?', [call.tenant_id]],
@@ -87,6 +87,13 @@ describe('GET /calls', () => {
     // A number typed as people write it.
     const spaced = `${call.from_number.slice(0, 2)} ${call.from_number.slice(2, 5)}-${call.from_number.slice(5, 7)}`
     expect((await list(`?phone=${encodeURIComponent(spaced)}&limit=500`)).body.calls.map((c) => c.id)).toContain(call.id)
+  })
+
+  it('counts each facet without its own field, so the other values stay in sight', async () => {
+    const { body } = await list('?status=failed&direction=inbound')
+    expect(body.total).toBe(server.sqlite.prepare("select count(*) from calls where status = 'failed' and direction = 'inbound'").pluck().get())
+    expect(body.by_status).toEqual(server.sqlite.prepare("select status, count(*) as count from calls where direction = 'inbound' group by status order by count desc, status").all())
+    expect(body.by_end_reason).toEqual(server.sqlite.prepare("select end_reason, count(*) as count from calls where status = 'failed' and direction = 'inbound' group by end_reason order by count desc, end_reason").all())
   })
 
   it('keeps a page where it was while new calls arrive', async () => {

@@ -51,12 +51,14 @@ export function callPage(db: Kysely<Database>, f: CallFilter, sort: CallCursor['
     .execute()
 }
 
-/** Calls of the filter per status and per end reason, most first (then by name). */
+/** Calls of the filter: in all, and per status and per end reason, most first (then by name). */
 export async function callCounts(db: Kysely<Database>, f: CallFilter) {
   const count = sql<number>`count(*)`
-  const [byStatus, byEndReason] = await Promise.all([
-    filtered(db, f).select(['status', count.as('count')]).groupBy('status').orderBy('count', 'desc').orderBy('status').execute(),
-    filtered(db, f).select(['end_reason', count.as('count')]).groupBy('end_reason').orderBy('count', 'desc').orderBy('end_reason').execute(),
+  // Each facet counts the filter without its own field, so every other value stays in sight to add.
+  const [total, byStatus, byEndReason] = await Promise.all([
+    filtered(db, f).select(count.as('count')).executeTakeFirstOrThrow(),
+    filtered(db, { ...f, status: undefined }).select(['status', count.as('count')]).groupBy('status').orderBy('count', 'desc').orderBy('status').execute(),
+    filtered(db, { ...f, end_reason: undefined }).select(['end_reason', count.as('count')]).groupBy('end_reason').orderBy('count', 'desc').orderBy('end_reason').execute(),
   ])
-  return { byStatus, byEndReason }
+  return { total: total.count, byStatus, byEndReason }
 }

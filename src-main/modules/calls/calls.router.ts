@@ -1,9 +1,9 @@
-import { callListQuerySchema } from '../../../src-shared/schemas/call'
+import { callListInputSchema } from '../../../src-shared/schemas/call'
 import { procedure, router } from '../../kit/trpc'
 import type { CallsService } from './calls.service'
 
 export const callsRouter = (calls: CallsService) =>
   router({
-    /** The REST query, parsed the same way: the console's Calls page. */
-    list: procedure.input(callListQuerySchema).query(({ ctx, input }) => calls.list(ctx.principal, input)),
+    /** The REST query, parsed the same way, with the page's cursor beside it: the console's Calls page. */
+    list: procedure.input(callListInputSchema).query(({ ctx, input }) => calls.list(ctx.principal, { ...input.query, cursor: input.cursor ?? input.query.cursor })),
   })
