@@ -117,6 +117,7 @@ const VISITS: Visit[] = [
   page_('squads', () => '#/squads', testId('squads-table')),
   page_('squad', () => `#/squads/${ids.squad}`, (p) => p.getByTestId('hour-chart').locator('.recharts-bar-rectangle').first().waitFor()),
   page_('squad-pulled', () => `#/squads/${ids.pulledSquad}`, (p) => p.getByTestId('pulled-note').waitFor()),
+  page_('calls', () => '#/calls?period=all', (p) => p.getByTestId('calls-table').locator('tbody tr').first().waitFor()),
   page_('call-logs', () => '#/logs', (p) => p.getByTestId('call-log-histogram').locator('.recharts-area-area').first().waitFor()),
   page_('call-logs-filter-open', () => '#/logs', async (p) => {
     await p.getByTestId('call-log-row').first().waitFor()
