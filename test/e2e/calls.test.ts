@@ -2,9 +2,9 @@ import Database from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { wcagViolations } from '../helpers/axe'
-import { collectErrors, screenshot } from '../helpers/browser'
+import { screenshot } from '../helpers/browser'
 import type { ServeProcess } from '../helpers/cli'
-import { startConsoleSession } from '../helpers/console-session'
+import { openConsolePage, startConsoleSession } from '../helpers/console-session'
 import { tempDir } from '../helpers/temp-dir'
 
 let server: ServeProcess
@@ -36,12 +36,7 @@ const rowIds = (page: Page) => page.getByTestId('calls-table').locator('tbody tr
 
 describe('calls page in Chromium', () => {
   it('lists every call newest first with counts, filters by a count, sorts by a header and pages on', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } })
-    const errors = collectErrors(page)
-    await page.goto(signInLink)
-    await page.getByTestId('signed-in-as').waitFor()
-    await page.evaluate(`window.location.hash = '#/calls?period=all'`)
-    await page.getByTestId('calls-table').waitFor()
+    const { page, errors } = await openConsolePage(browser, signInLink, '#/calls?period=all', 'calls-table')
     const total = truth<number>('select count(*) from calls')[0]!
     expect(await page.getByTestId('calls-count').innerText()).toBe(`${total.toLocaleString('en-US')} matching · 100 shown`)
     expect(await rowIds(page)).toEqual(truth<string>('select id from calls order by started_at desc, id desc limit 100'))

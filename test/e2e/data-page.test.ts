@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { collectErrors, screenshot } from '../helpers/browser'
+import { screenshot } from '../helpers/browser'
 import type { ServeProcess } from '../helpers/cli'
-import { startConsoleSession } from '../helpers/console-session'
+import { openConsolePage, startConsoleSession } from '../helpers/console-session'
 import { tempDir } from '../helpers/temp-dir'
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
 
@@ -31,12 +31,7 @@ const record = (n: number) => ({
 
 describe('data page in Chromium', () => {
   it('imports an uploaded file, shows the counts and the refused record, and lists the import', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    const errors = collectErrors(page)
-    await page.goto(signInLink)
-    await page.getByTestId('signed-in-as').waitFor()
-    await page.evaluate(`window.location.hash = '#/data'`)
-    await page.getByTestId('data-page').waitFor()
+    const { page, errors } = await openConsolePage(browser, signInLink, '#/data', 'data-page', 900)
     // A level in another spelling is read and its spelling kept (issue 15); 'loud' is no level.
     const text = [{ ...record(1), log_level: 'ERR' }, record(2), { ...record(3), log_level: 'loud' }].map((r) => JSON.stringify(r)).join('\n')
     await page.locator('input[type=file]').setInputFiles({ name: 'carrier.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(text) })
@@ -73,12 +68,7 @@ describe('data page in Chromium', () => {
   })
 
   it('pulls from a live backend: the form checks its input, the pull runs, its counts show in the history', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } })
-    const errors = collectErrors(page)
-    await page.goto(signInLink)
-    await page.getByTestId('signed-in-as').waitFor()
-    await page.evaluate(`window.location.hash = '#/data'`)
-    await page.getByTestId('data-page').waitFor()
+    const { page, errors } = await openConsolePage(browser, signInLink, '#/data', 'data-page')
     await page.getByTestId('pull-base-url').fill('backend.example.com')
     await page.getByTestId('pull-start').click()
     await page.getByText('enter the backend address, starting with http:// or https://').waitFor()
@@ -128,12 +118,7 @@ describe('data page in Chromium', () => {
   }, 60_000) // a whole pull from a live backend, which under a full parallel run can take half a minute
 
   it('keeps a backend in sync from the pull form: its state and last sync show, and the switch turns it off', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } })
-    const errors = collectErrors(page)
-    await page.goto(signInLink)
-    await page.getByTestId('signed-in-as').waitFor()
-    await page.evaluate(`window.location.hash = '#/data'`)
-    await page.getByTestId('data-page').waitFor()
+    const { page, errors } = await openConsolePage(browser, signInLink, '#/data', 'data-page')
     await page.getByTestId('pull-base-url').fill(remote.url)
     await page.getByTestId('pull-token').fill(ADMIN_TOKEN)
     await page.getByTestId('pull-since').fill('2026-11-18')

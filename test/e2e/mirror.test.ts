@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { wcagViolations } from '../helpers/axe'
-import { collectErrors, screenshot } from '../helpers/browser'
+import { screenshot } from '../helpers/browser'
 import { runCliAsync, type ServeProcess } from '../helpers/cli'
-import { startConsoleSession } from '../helpers/console-session'
+import { openConsolePage, startConsoleSession } from '../helpers/console-session'
 import { tempDir } from '../helpers/temp-dir'
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
 
@@ -35,22 +35,12 @@ afterAll(async () => {
   await remote?.close()
 })
 
-async function open(hash: string, ready: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } })
-  const errors = collectErrors(page)
-  await page.goto(signInLink)
-  await page.getByTestId('signed-in-as').waitFor()
-  await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`)
-  await page.getByTestId(ready).first().waitFor()
-  return { page, errors }
-}
-
 const remoteOne = <T>(query: string) => remote.sqlite.prepare(query).get() as T
 
 describe('a mirror in the console', () => {
   it("shows a pulled squad's analytics as pulled, for the period pulled", async () => {
     const squadCount = (remote.sqlite.prepare('select count(*) from squads').pluck().get() as number)
-    const { page, errors } = await open('#/squads', 'squads-table')
+    const { page, errors } = await openConsolePage(browser, signInLink, '#/squads', 'squads-table')
     await expect.poll(() => page.getByTestId('pulled-squad').count()).toBe(squadCount)
     await screenshot(page, 'mirror-squads')
 
@@ -81,7 +71,7 @@ describe('a mirror in the console', () => {
 
   it("shows a pulled agent's sessions as the backend lists them", async () => {
     const agent = remoteOne<{ agent_id: string; n: number }>('select agent_id, count(*) as n from conversations group by agent_id order by n desc, agent_id limit 1')
-    const { page, errors } = await open('#/agents', 'agents-table')
+    const { page, errors } = await openConsolePage(browser, signInLink, '#/agents', 'agents-table')
     await expect.poll(() => page.getByTestId('pulled-agent').count()).toBeGreaterThan(5)
     await screenshot(page, 'mirror-agents')
 
@@ -106,7 +96,7 @@ describe('a mirror in the console', () => {
   })
 
   it("shows an LLM provider's details as the backend gave them", async () => {
-    const { page, errors } = await open('#/providers', 'llm-pulled-note')
+    const { page, errors } = await openConsolePage(browser, signInLink, '#/providers', 'llm-pulled-note')
     expect(await page.getByTestId('llm-pulled-note').innerText()).toContain(`Pulled from ${remote.url}`)
     const truth = (await (await remote.get('/admin/providers/llm/openai')).json()) as { agents: { count: number } }
     expect(await page.getByTestId('llm-agents').innerText()).toContain(truth.agents.count.toLocaleString('en-US'))

@@ -1,5 +1,5 @@
-import type { Browser } from 'playwright-core'
-import { launchBrowser } from './browser'
+import type { Browser, Page } from 'playwright-core'
+import { collectErrors, launchBrowser } from './browser'
 import { type ServeProcess, startServe } from './cli'
 
 export interface ConsoleSession {
@@ -28,4 +28,18 @@ export async function startConsoleSession(dbPath: string): Promise<ConsoleSessio
       await server.stop()
     },
   }
+}
+
+/**
+ * A new tab signed in with `signInLink`, moved to `hash`, once the element of test id `ready`
+ * shows; with the page's console errors, collected from the start.
+ */
+export async function openConsolePage(browser: Browser, signInLink: string, hash: string, ready: string, height = 1000): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1440, height } })
+  const errors = collectErrors(page)
+  await page.goto(signInLink)
+  await page.getByTestId('signed-in-as').waitFor()
+  await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`)
+  await page.getByTestId(ready).first().waitFor()
+  return { page, errors }
 }

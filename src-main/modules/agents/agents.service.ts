@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
 import { NotFoundError } from '../../kit/errors'
 import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
+import type { PulledFrom } from '../../kit/pulled'
 import * as repo from './agents.repo'
 
 const parseLanguages = (json: string): string[] => {
@@ -16,12 +17,6 @@ const parseLanguages = (json: string): string[] => {
 export interface AgentListInput {
   tenantId?: string
   search?: string
-}
-
-/** Where a pulled agent came from (issue 15). */
-export interface PulledAgentMark {
-  source: string
-  fetchedAt: string
 }
 
 /** One row of the console's agents list; a pulled agent has no profile, so its profile fields are null. */
@@ -40,7 +35,7 @@ export interface AgentSummary {
   tts_model: string | null
   status: string | null
   session_count: number
-  pulled: PulledAgentMark | null
+  pulled: PulledFrom | null
 }
 
 type PulledRow = Awaited<ReturnType<typeof repo.listPulledAgents>>[number]

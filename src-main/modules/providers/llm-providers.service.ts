@@ -1,23 +1,18 @@
 import type { Kysely } from 'kysely'
 import { type LlmProviderDetails, llmProviderDetailsSchema } from '../../../src-shared/schemas/providers'
 import type { Database } from '../../db/schema'
-import { InvalidInputError, NotFoundError } from '../../kit/errors'
+import { NotFoundError } from '../../kit/errors'
+import { parsePulled, type PulledFrom } from '../../kit/pulled'
 import type { Principal } from '../../kit/access'
 import { findLlmProvider, llmCatalog } from './catalog'
 import type { CredentialsService } from './credentials.service'
 import { agentsUsingLlmProvider, latestPulledLlmProvider } from './llm-providers.repo'
 
-/** Where pulled details came from (issue 15). */
-export interface PulledLlmMark {
-  source: string
-  fetchedAt: string
-}
-
 /** A provider's details: this store's own, or a mirror's as a pull fetched them (the JSON text as stored). */
-export type LlmProviderAnswer = { kind: 'computed'; details: LlmProviderDetails } | { kind: 'pulled'; json: string; pulled: PulledLlmMark }
+export type LlmProviderAnswer = { kind: 'computed'; details: LlmProviderDetails } | { kind: 'pulled'; json: string; pulled: PulledFrom }
 
 /** The console's view: the same details, saying when they were pulled. */
-export type LlmProviderView = LlmProviderDetails & { pulled: PulledLlmMark | null }
+export type LlmProviderView = LlmProviderDetails & { pulled: PulledFrom | null }
 
 export function createLlmProvidersService(db: Kysely<Database>, credentials: CredentialsService) {
   /**
@@ -71,11 +66,7 @@ export function createLlmProvidersService(db: Kysely<Database>, credentials: Cre
     async details(principal: Principal, providerId: string): Promise<LlmProviderView> {
       const a = await answer(principal, providerId)
       if (a.kind === 'computed') return { ...a.details, pulled: null }
-      const parsed = llmProviderDetailsSchema.safeParse(JSON.parse(a.json))
-      if (!parsed.success) {
-        throw new InvalidInputError(`the details pulled from ${a.pulled.source} are not in a shape the console can draw; GET /admin/providers/llm/${providerId} serves them as fetched`)
-      }
-      return { ...parsed.data, pulled: a.pulled }
+      return { ...parsePulled(llmProviderDetailsSchema, a.json, a.pulled, 'details', `GET /admin/providers/llm/${providerId}`), pulled: a.pulled }
     },
   }
 }

@@ -10,6 +10,7 @@ import { type Authenticate, requireAdmin, requireBearer } from '../../kit/http/a
 import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
 import { jsonBody } from '../../kit/http/json-body'
 import { standardResponses } from '../../kit/http/responses'
+import { pulledHeaders } from '../../kit/pulled'
 import type { ProvidersService } from './providers.service'
 import { llmProviderParam } from './llm-provider-param'
 
@@ -59,7 +60,7 @@ export function providerRoutes(providers: ProvidersService, authenticate: Authen
     const answer = await providers.llmAnswer(c.get('principal'), c.req.valid('param').provider)
     if (answer.kind === 'computed') return c.json(answer.details, 200)
     // A mirror: the backend's details as pulled, saying where from and when.
-    return c.body(answer.json, 200, { 'Content-Type': 'application/json', 'Callscope-Pulled-From': answer.pulled.source, 'Callscope-Pulled-At': answer.pulled.fetchedAt }) as never
+    return c.body(answer.json, 200, pulledHeaders(answer.pulled)) as never
   })
   app.openapi(validateStt, async (c) =>
     c.json(await providers.validateStt(c.get('principal'), c.req.valid('json'), { online: c.req.valid('query').online }), 200),

@@ -5,6 +5,7 @@ import { z } from '../../../src-shared/schemas/zod'
 import { type Authenticate, requireBearer } from '../../kit/http/auth'
 import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
 import { standardResponses } from '../../kit/http/responses'
+import { pulledHeaders } from '../../kit/pulled'
 import type { SquadsService } from './squads.service'
 
 const getSquadAnalytics = createRoute({
@@ -32,13 +33,8 @@ export function squadRoutes(squads: SquadsService, authenticate: Authenticate): 
     const answer = await squads.answer(c.get('principal'), squad_id, c.req.valid('query'))
     if (answer.kind === 'computed') return c.json(answer.analytics, 200)
     // A squad only a pull knows: its analytics as fetched, saying where from and for which period.
-    const { source, fetchedAt, periodStart, periodEnd } = answer.pulled
-    return c.body(answer.json, 200, {
-      'Content-Type': 'application/json',
-      'Callscope-Pulled-From': source,
-      'Callscope-Pulled-At': fetchedAt,
-      'Callscope-Pulled-Period': `${periodStart}/${periodEnd}`,
-    }) as never
+    const { pulled } = answer
+    return c.body(answer.json, 200, { ...pulledHeaders(pulled), 'Callscope-Pulled-Period': `${pulled.periodStart}/${pulled.periodEnd}` }) as never
   })
   return app
 }

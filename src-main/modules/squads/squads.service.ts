@@ -9,15 +9,14 @@ import {
   squadAnalyticsSchema,
 } from '../../../src-shared/schemas/squad-analytics'
 import type { Database } from '../../db/schema'
-import { InvalidInputError, NotFoundError } from '../../kit/errors'
+import { NotFoundError } from '../../kit/errors'
+import { parsePulled, type PulledFrom } from '../../kit/pulled'
 import { canSeeTenant } from '../../kit/access'
 import type { Principal } from '../../kit/access'
 import * as repo from './squads.repo'
 
 /** Where pulled analytics came from: served as fetched, for the period fetched (issue 15). */
-export interface PulledMark {
-  source: string
-  fetchedAt: string
+export interface PulledMark extends PulledFrom {
   periodStart: string
   periodEnd: string
 }
@@ -31,7 +30,7 @@ export interface SquadSummary {
   routing_strategy: SquadAnalytics['routing_strategy'] | null
   member_count: number | null
   /** Set for a squad known only from pulled analytics. */
-  pulled: { source: string; fetchedAt: string } | null
+  pulled: PulledFrom | null
 }
 
 /** A squad's analytics: computed from the store, or as a pull fetched them (the JSON text as stored). */
@@ -303,11 +302,7 @@ export function createSquadsService(db: Kysely<Database>, options: SquadsService
     async view(principal: Principal, squadId: string, query: SquadAnalyticsQuery): Promise<SquadAnalyticsView> {
       const a = await answer(principal, squadId, query)
       if (a.kind === 'computed') return { ...a.analytics, pulled: null }
-      const parsed = squadAnalyticsSchema.safeParse(JSON.parse(a.json))
-      if (!parsed.success) {
-        throw new InvalidInputError(`the analytics pulled from ${a.pulled.source} are not in a shape the console can draw; the Data page shows them as fetched`)
-      }
-      return { ...parsed.data, pulled: a.pulled }
+      return { ...parsePulled(squadAnalyticsSchema, a.json, a.pulled, 'analytics', 'the Data page'), pulled: a.pulled }
     },
 
   }

@@ -1,9 +1,9 @@
-import { Alert, Anchor, Badge, Group, Pagination, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core'
-import { IconCloudDownload } from '@tabler/icons-react'
+import { Anchor, Badge, Group, Pagination, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link, useParams, useSearchParams } from 'react-router'
 import { SESSIONS_PAGE } from '../../../src-shared/constants'
 import { type Column, ListTable } from '../../components/list-table'
+import { PulledBadge, PulledNote } from '../../components/pulled'
 import { QueryState } from '../../components/query-state'
 import { RecordHeading } from '../../components/record-heading'
 import { Fields, Section } from '../../components/section'
@@ -11,7 +11,7 @@ import { CountCell } from '../../components/table-cells'
 import type { RouterOutputs } from '../../lib/api-types'
 import { formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
-import { AgentStatusBadge, providerModel, PulledBadge } from './agent-status'
+import { AgentStatusBadge, providerModel } from './agent-status'
 
 export const PAGE_SIZES = ['10', '20', '50', '100']
 
@@ -87,13 +87,11 @@ function PulledProfile({ a }: { a: Extract<Agent, { kind: 'pulled' }> }) {
           ]}
         />
       </Section>
-      <Alert color="grape" variant="light" icon={<IconCloudDownload size={16} />} title={`Pulled from ${a.pulled.source}`} data-testid="agent-pulled-note">
-        <Text size="sm">
-          Known from the call logs and the sessions listing fetched {formatTimestamp(a.pulled.fetchedAt)}
-          {a.name ? ', its name from the pulled squad analytics' : ''}. The backend's interface has no agent profile, so its languages and models are not known
-          here; its sessions are listed as the backend listed them, without transcripts.
-        </Text>
-      </Alert>
+      <PulledNote source={a.pulled.source} testId="agent-pulled-note">
+        Known from the call logs and the sessions listing fetched {formatTimestamp(a.pulled.fetchedAt)}
+        {a.name ? ', its name from the pulled squad analytics' : ''}. The backend's interface has no agent profile, so its languages and models are not known
+        here; its sessions are listed as the backend listed them, without transcripts.
+      </PulledNote>
     </SimpleGrid>
   )
 }
@@ -115,7 +113,7 @@ export function AgentPage() {
         return (
           <Stack gap="md">
             <RecordHeading crumbs={[{ to: '/agents', label: 'Agents' }]} title={a.name ?? a.id} titleTestId="agent-name" id={a.id}>
-              {a.kind === 'local' ? <AgentStatusBadge status={a.status} /> : <PulledBadge source={a.pulled.source} />}
+              {a.kind === 'local' ? <AgentStatusBadge status={a.status} /> : <PulledBadge title={`Known from a pull of ${a.pulled.source}`} testId="pulled-agent" />}
             </RecordHeading>
             {a.kind === 'local' ? <LocalProfile a={a} /> : <PulledProfile a={a} />}
             <Section

@@ -5,12 +5,6 @@ const SESSION: Record<string, string> = { active: 'blue', completed: 'green', tr
 
 export const AgentStatusBadge = ({ status }: { status: string }) => <Badge color={AGENT[status] ?? 'gray'}>{status}</Badge>
 
-/** An agent known only from a pull: no status or profile, just where it came from. */
-export const PulledBadge = ({ source }: { source: string }) => (
-  <Badge color="grape" variant="light" tt="none" title={`Known from a pull of ${source}`} data-testid="pulled-agent">
-    pulled
-  </Badge>
-)
 export const SessionStatusBadge = ({ status }: { status: string }) => <Badge color={SESSION[status] ?? 'gray'}>{status}</Badge>
 
 /** "provider / model", the model dimmed-free but wrapped as one unit. */

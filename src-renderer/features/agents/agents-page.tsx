@@ -2,13 +2,14 @@ import { Anchor, Badge, Code, Group, Select, Table, Text, Title } from '@mantine
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { type Column, ListTable } from '../../components/list-table'
+import { PulledBadge } from '../../components/pulled'
 import { QueryState } from '../../components/query-state'
 import { SearchInput, useUrlSearch } from '../../components/search-input'
 import { CountCell, NameLinkCell } from '../../components/table-cells'
 import { formatNumber } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { useUrlParam } from '../../lib/url-param'
-import { AgentStatusBadge, PulledBadge } from './agent-status'
+import { AgentStatusBadge } from './agent-status'
 
 function Stack2({ top, bottom }: { top: string | null; bottom: string | null }) {
   if (top === null) {
@@ -109,7 +110,7 @@ export function AgentsPage() {
                   <Stack2 top={a.tts_provider} bottom={a.tts_model} />
                 </Table.Td>
                 <Table.Td>
-                  {a.pulled ? <PulledBadge source={a.pulled.source} /> : <AgentStatusBadge status={a.status ?? 'unknown'} />}
+                  {a.pulled ? <PulledBadge title={`Known from a pull of ${a.pulled.source}`} testId="pulled-agent" /> : <AgentStatusBadge status={a.status ?? 'unknown'} />}
                 </Table.Td>
                 <CountCell>{formatNumber(a.session_count)}</CountCell>
               </>

@@ -1,7 +1,8 @@
-import { Alert, Anchor, Badge, Code, Group, Select, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core'
-import { IconCheck, IconCloudDownload, IconMinus } from '@tabler/icons-react'
+import { Anchor, Badge, Code, Group, Select, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core'
+import { IconCheck, IconMinus } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query'
 import { type Column, ListTable } from '../../components/list-table'
+import { PulledNote } from '../../components/pulled'
 import { QueryState } from '../../components/query-state'
 import { errorCode, Fields, NeedsRole, Section } from '../../components/section'
 import { NameIdCell } from '../../components/table-cells'
@@ -30,12 +31,10 @@ function LlmDetails({ d }: { d: RouterOutputs['providers']['llmDetails'] }) {
   return (
     <Stack gap="sm">
       {d.pulled && (
-        <Alert color="grape" variant="light" icon={<IconCloudDownload size={16} />} title={`Pulled from ${d.pulled.source}`} data-testid="llm-pulled-note">
-          <Text size="sm">
-            The backend's own details, as fetched {formatTimestamp(d.pulled.fetchedAt)}: its models, its key status (masked) and its agents. A key or an
-            agent of this store's own for {d.display_name} would show this store's details instead.
-          </Text>
-        </Alert>
+        <PulledNote source={d.pulled.source} testId="llm-pulled-note">
+          The backend's own details, as fetched {formatTimestamp(d.pulled.fetchedAt)}: its models, its key status (masked) and its agents. A key or an agent
+          of this store's own for {d.display_name} would show this store's details instead.
+        </PulledNote>
       )}
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="sm">
         <Section title="Provider">

@@ -1,12 +1,12 @@
 import { BarChart, type BarChartProps } from '@mantine/charts'
-import { Alert, Anchor, Box, Card, Code, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip, useComputedColorScheme, useMantineTheme } from '@mantine/core'
-import { IconCloudDownload } from '@tabler/icons-react'
+import { Anchor, Box, Card, Code, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip, useComputedColorScheme, useMantineTheme } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
 import type { SquadAnalytics } from '../../../src-shared/schemas/squad-analytics'
 import type { PulledAnalyticsMark } from '../../lib/api-types'
 import { BreadcrumbTitle } from '../../components/breadcrumb-title'
+import { PulledNote } from '../../components/pulled'
 import { QueryState } from '../../components/query-state'
 import { Section } from '../../components/section'
 import { formatDate, formatMs, formatTimestamp, formatNumber, formatRate } from '../../lib/format'
@@ -241,14 +241,12 @@ function Analytics({ data, fetching }: { data: SquadAnalytics; fetching: boolean
 }
 
 /** Analytics a pull fetched: the backend's figures for the period it was asked, not recomputed here. */
-function PulledNote({ pulled }: { pulled: PulledAnalyticsMark }) {
+function PulledPeriodNote({ pulled }: { pulled: PulledAnalyticsMark }) {
   return (
-    <Alert color="grape" variant="light" icon={<IconCloudDownload size={16} />} title={`Pulled from ${pulled.source}`} data-testid="pulled-note">
-      <Text size="sm">
-        These figures are the backend's own, for <b data-testid="pulled-period">{formatDate(pulled.periodStart)} – {formatDate(pulled.periodEnd)} UTC</b>, as fetched{' '}
-        {formatTimestamp(pulled.fetchedAt)}. Callscope cannot recompute them from pulled rows, so the period cannot be changed here; pull again for newer figures.
-      </Text>
-    </Alert>
+    <PulledNote source={pulled.source} testId="pulled-note">
+      These figures are the backend's own, for <b data-testid="pulled-period">{formatDate(pulled.periodStart)} – {formatDate(pulled.periodEnd)} UTC</b>, as fetched{' '}
+      {formatTimestamp(pulled.fetchedAt)}. Callscope cannot recompute them from pulled rows, so the period cannot be changed here; pull again for newer figures.
+    </PulledNote>
   )
 }
 
@@ -286,7 +284,7 @@ export function SquadPage() {
           />
         </Group>
       </Group>
-      {data?.pulled && <PulledNote pulled={data.pulled} />}
+      {data?.pulled && <PulledPeriodNote pulled={data.pulled} />}
       <QueryState query={analytics}>{(a) => <Analytics data={a} fetching={analytics.isPlaceholderData} />}</QueryState>
       {data && (
         <Text size="xs" c="dimmed">

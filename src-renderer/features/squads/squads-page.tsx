@@ -2,6 +2,7 @@ import { Anchor, Badge, Group, Table, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { type Column, ListTable } from '../../components/list-table'
+import { PulledBadge } from '../../components/pulled'
 import { QueryState } from '../../components/query-state'
 import { useTRPC } from '../../lib/trpc'
 import { StrategyBadge } from './strategy'
@@ -35,11 +36,7 @@ export function SquadsPage() {
                   <Anchor component={Link} to={`/squads/${s.id}`} size="sm" fw={500}>
                     {s.name}
                   </Anchor>
-                  {s.pulled && (
-                    <Badge ml="xs" size="xs" color="grape" variant="light" tt="none" title={`Analytics pulled from ${s.pulled.source}`} data-testid="pulled-squad">
-                      pulled
-                    </Badge>
-                  )}
+                  {s.pulled && <PulledBadge ml="xs" size="xs" title={`Analytics pulled from ${s.pulled.source}`} testId="pulled-squad" />}
                 </Table.Td>
                 <Table.Td>
                   {s.tenant_id ? (
