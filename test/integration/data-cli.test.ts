@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { CLI, runCli } from '../helpers/cli'
@@ -147,7 +147,9 @@ describe('callscope import, export and snapshot', () => {
     const deadline = Date.now() + 30_000
     let writing = false
     while (!writing && Date.now() < deadline) {
-      writing = [`${target}-journal`, `${target}-wal`].some((f) => existsSync(f) && statSync(f).size > 1_000_000) || statSync(target).size > 20_000_000
+      // A journal is deleted at each commit: a file gone between two looks counts as size 0.
+      const size = (f: string) => statSync(f, { throwIfNoEntry: false })?.size ?? 0
+      writing = [`${target}-journal`, `${target}-wal`].some((f) => size(f) > 1_000_000) || size(target) > 20_000_000
       await new Promise((r) => setTimeout(r, 10))
     }
     child.kill('SIGKILL')
