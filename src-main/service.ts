@@ -7,6 +7,8 @@ import { createConversationsService } from './modules/conversations/conversation
 import { createOverviewService } from './modules/overview/overview.service'
 import { createDatabaseService } from './modules/database/database.service'
 import { createCallLogsService } from './modules/call-logs/call-logs.service'
+import { maxSeq } from './modules/call-logs/call-logs.tail.repo'
+import { createStoreWatch } from './modules/call-logs/store-watch'
 import { createImportsService } from './modules/imports/imports.service'
 import { createCallsService } from './modules/calls/calls.service'
 import { createPullSyncsService } from './modules/pull/pull-syncs.service'
@@ -72,6 +74,7 @@ export async function createService(options: ServiceOptions) {
   const pulls = createPullsService(handle.db, handle.writer)
   const syncs = createPullSyncsService(handle.db, pulls)
   const database = createDatabaseService(handle)
+  const storeWatch = createStoreWatch(() => maxSeq(handle.db))
 
   return {
     handle,
@@ -82,7 +85,7 @@ export async function createService(options: ServiceOptions) {
     agents: createAgentsService(handle.db),
     conversations: createConversationsService(handle.db),
     overview: createOverviewService(handle.db),
-    callLogs: createCallLogsService(handle.db, handle.json),
+    callLogs: createCallLogsService(handle.db, handle.json, storeWatch),
     imports: createImportsService(handle.db, handle.writer),
     pulls,
     syncs,
@@ -90,6 +93,8 @@ export async function createService(options: ServiceOptions) {
     providers: createProvidersService(handle.db, { dbPath: handle.path }),
     sipTrunks: createSipTrunksService(handle.db),
     calls: createCallsService(handle.db),
+    /** What the live tails wait on; `waiting()` counts them. */
+    storeWatch,
     /** Demo data written because the database was new, if any. */
     seeded,
     isNew,
@@ -97,6 +102,7 @@ export async function createService(options: ServiceOptions) {
     /** Path, size, schema and row counts of the store (`db info`, Settings). */
     info: database.info,
     async close() {
+      storeWatch.close()
       await syncs.stopAll()
       await pulls.stopAll()
       await handle.close()

@@ -23,7 +23,12 @@ export const requireDesktop = (ctx: TrpcContext): DesktopControls => {
 }
 
 // Stack traces stay in the main process, never in responses.
-const t = initTRPC.context<TrpcContext>().create({ isDev: false })
+// Subscriptions (the live tail) ping every 10 s over SSE so that a dead connection is noticed and
+// the client reconnects, resuming from the last batch it got.
+const t = initTRPC.context<TrpcContext>().create({
+  isDev: false,
+  sse: { ping: { enabled: true, intervalMs: 10_000 }, client: { reconnectAfterInactivityMs: 25_000 } },
+})
 
 /** Service errors become tRPC codes through the same table REST uses (kit/errors.ts). */
 const mapServiceErrors = t.middleware(async ({ next }) => {

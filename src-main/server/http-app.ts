@@ -3,6 +3,7 @@ import { errorStatus } from '../kit/errors'
 import { createModuleApp, type ModuleApp } from '../kit/http/module-app'
 import type { RuntimeInfo } from '../kit/runtime'
 import { callLogRoutes } from '../modules/call-logs/call-logs.routes'
+import { callLogStreamRoutes } from '../modules/call-logs/call-logs.stream.routes'
 import { importRoutes } from '../modules/imports/imports.routes'
 import { providerRoutes } from '../modules/providers/providers.routes'
 import { sessionRoutes } from '../modules/sessions/sessions.routes'
@@ -83,6 +84,7 @@ export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: 
   app.route('/', sipTrunkRoutes(service.sipTrunks, authenticate))
   // Callscope's extensions, after the spec's operations.
   app.route('/', callRoutes(service.calls, authenticate))
+  app.route('/', callLogStreamRoutes(service.callLogs, authenticate))
   mountTrpc(app, createAppRouter(service), authenticate, runtime ?? { mode: 'headless', listenerUrl: null })
   mountOpenApi(app)
   mountConsole(app, uiRoot ?? null)

@@ -1,4 +1,4 @@
-import { endNotBeforeStart, idParam, instantParam, integerParam, optionalIntegerParam, uuidQueryParam } from './params'
+import { endNotBeforeStart, idParam, instantParam, integerParam, listParam, optionalIntegerParam, uuidQueryParam } from './params'
 import { z } from './zod'
 
 /*
@@ -42,12 +42,6 @@ export const callListSchema = z
     by_end_reason: z.array(z.object({ end_reason: z.string().nullable(), count: z.number().int() })).openapi({ description: 'Calls per end reason (null: none recorded), most first, for the filter without its end_reason field' }),
   })
   .openapi('CallList')
-
-/** Repeatable (`?status=failed&status=completed`) or comma-separated. */
-const listParam = (description: string) =>
-  z
-    .preprocess((v) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean)), z.array(z.string().min(1).max(100)).max(20).optional())
-    .openapi({ description })
 
 export const callListQuerySchema = z
   .object({

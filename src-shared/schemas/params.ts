@@ -258,3 +258,9 @@ export function endNotBeforeStart<T extends DateRangeQuery>(query: T, ctx: z.cor
     })
   }
 }
+
+/** Repeatable (`?status=failed&status=completed`) or comma-separated. */
+export const listParam = (description: string) =>
+  z
+    .preprocess((v) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean)), z.array(z.string().min(1).max(100)).max(20).optional())
+    .openapi({ description })

@@ -1,4 +1,6 @@
+import { tracked } from '@trpc/server'
 import { callLogQuerySchema } from '../../../src-shared/schemas/call-log'
+import { callLogTailInputSchema } from '../../../src-shared/schemas/call-log-stream'
 import { callLogContextInputSchema, callLogFilterSchema, callLogSearchInputSchema } from '../../../src-shared/schemas/call-log-search'
 import { z } from '../../../src-shared/schemas/zod'
 import { procedure, requireDesktop, router } from '../../kit/trpc'
@@ -25,6 +27,15 @@ export const callLogsRouter = (callLogs: CallLogsService) =>
         if (path === null) return { path: null, rows: 0 }
         return callLogs.exportToFile(ctx.principal, input.filter, input.format, path)
       }),
+    /**
+     * The live tail: batches of lines as they are stored. Each batch is tracked by its lastSeq, so
+     * a client that reconnects (tRPC sends the last id back) resumes with nothing lost or repeated.
+     */
+    tail: procedure.input(callLogTailInputSchema).subscription(async function* ({ ctx, input, signal }) {
+      const after = input.lastEventId ? Number(input.lastEventId) : undefined
+      const batches = callLogs.follow(ctx.principal, input.filter, { after, backlog: input.backlog }, signal ?? new AbortController().signal)
+      for await (const batch of batches) yield tracked(String(batch.lastSeq), batch)
+    }),
     context: procedure
       .input(callLogContextInputSchema)
       .query(({ ctx, input }) => callLogs.context(ctx.principal, input.id, input.before, input.after)),

@@ -76,8 +76,22 @@ export function resolveFilter(principal: Principal, filter: CallLogFilter): repo
   return resolved
 }
 
+const line = (row: CallLogRow): CallLogLine => ({ ...toCallLog(row), seq: row.seq })
+
+/** Rows as console lines, with the ranges of each message that matched `q` when searching. */
+export async function toLines(db: Kysely<Database>, f: repo.ResolvedCallLogFilter, rows: CallLogRow[]): Promise<CallLogLine[]> {
+  const lines = rows.map(line)
+  if (f.match && lines.length > 0) {
+    const marked = await repo.highlights(db, f.match, lines.map((r) => r.seq))
+    for (const r of lines) {
+      const h = marked.get(r.seq)
+      r.highlights = h === undefined ? [] : highlightRanges(r.message, h)
+    }
+  }
+  return lines
+}
+
 export function createCallLogSearch(db: Kysely<Database>) {
-  const line = (row: CallLogRow): CallLogLine => ({ ...toCallLog(row), seq: row.seq })
 
   async function facetCounts(f: repo.ResolvedCallLogFilter, column: 'log_level' | 'log_type', slicer: TimeSlicer) {
     const omit = column === 'log_level' ? 'levels' : 'types'
@@ -98,14 +112,7 @@ export function createCallLogSearch(db: Kysely<Database>) {
       if (f === 'nothing') return { rows: [], nextCursor: null }
       const rows = await repo.searchPage(db, f, cursor, limit + 1)
       const more = rows.length > limit
-      const page = (more ? rows.slice(0, limit) : rows).map(line)
-      if (f.match && page.length > 0) {
-        const marked = await repo.highlights(db, f.match, page.map((r) => r.seq))
-        for (const r of page) {
-          const h = marked.get(r.seq)
-          r.highlights = h === undefined ? [] : highlightRanges(r.message, h)
-        }
-      }
+      const page = await toLines(db, f, more ? rows.slice(0, limit) : rows)
       const last = page[page.length - 1]
       return { rows: page, nextCursor: more && last ? { timestamp: last.timestamp, seq: last.seq } : null }
     },

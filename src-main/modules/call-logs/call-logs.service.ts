@@ -11,6 +11,9 @@ import { toCallLog } from './call-log-row'
 import { type ExportFormat, exportStream } from './call-logs.export'
 import * as repo from './call-logs.repo'
 import { createCallLogSearch } from './call-logs.search'
+import { createCallLogTail } from './call-logs.tail'
+import { maxSeq } from './call-logs.tail.repo'
+import { createStoreWatch, type StoreWatch } from './store-watch'
 
 function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter {
   return {
@@ -22,10 +25,12 @@ function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter
   }
 }
 
-export function createCallLogsService(db: Kysely<Database>, json: JsonReads) {
+export function createCallLogsService(db: Kysely<Database>, json: JsonReads, watch: StoreWatch = createStoreWatch(() => maxSeq(db))) {
   return {
     /** The console's search, facets, histogram and context (call-logs.search.ts). */
     ...createCallLogSearch(db),
+    /** Lines as they are stored (call-logs.tail.ts): the live tail of the console, the CLI and the stream. */
+    ...createCallLogTail(db, watch),
     /** Call logs, newest first; a tenant token sees only its tenant's records. */
     async list(principal: Principal, query: CallLogQuery): Promise<CallLog[]> {
       return (await repo.listCallLogs(db, toFilter(principal, query))).map(toCallLog)
