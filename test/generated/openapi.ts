@@ -180,6 +180,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/logs/calls/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow call logs as they are stored
+         * @description Not one of the service interface's operations. Streams call log records as NDJSON (one record per line, the shape `GET /logs/calls` returns) while they are stored, by anything that writes the store (import, pull and sync, the app), in the order they were stored, within a second. `tail=N` first sends the newest N matching records already stored. The response never ends on its own: close the connection to stop. A tenant-scoped token sees only its tenant's records.
+         */
+        get: operations["stream_call_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1100,6 +1120,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CallList"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    stream_call_logs: {
+        parameters: {
+            query?: {
+                /** @description Only this tenant's records (a tenant-scoped token always sees only its own) */
+                tenant_id?: string;
+                /** @description Only records of this agent */
+                agent_id?: string;
+                /** @description Only these levels (debug, info, warning, error, critical); repeatable or comma-separated */
+                log_level?: string[];
+                /** @description Only these log types (llm, stt, tts, tool, call, …); repeatable or comma-separated */
+                log_type?: string[] | null;
+                /** @description Full-text search in messages, as in the console: words (all must match), "a phrase", prefix* */
+                q?: string;
+                /** @description Only records of this call */
+                call_id?: string;
+                /** @description Only records of this trace */
+                trace_id?: string;
+                /** @description Only records of this session */
+                session_id?: string;
+                /** @description First send the newest N matching records already stored (oldest first), like `tail -n N -f` */
+                tail?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Records, one JSON object per line, as they are stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["CallLog"];
                 };
             };
             /** @description Missing, invalid, revoked or expired bearer token */
