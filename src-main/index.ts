@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, Menu, screen, shell } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, screen, shell, type WebContents } from 'electron'
 import { menuTemplate } from './desktop/app-menu'
 import { createDatabaseSession } from './desktop/database-session'
 import { createSettingsStore } from './desktop/desktop-settings'
@@ -11,7 +11,8 @@ import { snapshotChoice, snapshotChoiceBox, snapshotWrittenDetail } from './desk
 import { restoreBounds, windowOptions } from './desktop/window-options'
 import { VERSION } from './cli/version'
 import type { DesktopControls, RuntimeInfo } from './kit/runtime'
-import { createIpcTrpcHandler, TRPC_IPC_CHANNEL, trustedSenderCheck } from './server/ipc'
+import { createIpcTrpcHandler, type IpcHandlerOptions, TRPC_IPC_CHANNEL, trustedSenderCheck } from './server/ipc'
+import { createIpcStreamHandler, TRPC_STREAM_CHUNK_CHANNEL, TRPC_STREAM_CLOSE_CHANNEL, TRPC_STREAM_OPEN_CHANNEL } from './server/ipc-stream'
 
 /*
  * Electron entry: wiring only. Every decision lives in desktop/ (tested under Node with Electron's
@@ -48,13 +49,40 @@ const desktop: DesktopControls = { listener, chooseSavePath }
 
 function registerIpc(): void {
   ipcMain.removeHandler(TRPC_IPC_CHANNEL)
-  const handler = createIpcTrpcHandler({
+  const options: IpcHandlerOptions = {
     service: database.current(),
     runtime,
     desktop,
     isTrustedSender: trustedSenderCheck(() => mainWindow?.webContents.id ?? null, appUrlPrefix),
-  })
+  }
+  const handler = createIpcTrpcHandler(options)
   ipcMain.handle(TRPC_IPC_CHANNEL, (event, request) => handler(event, request))
+  registerIpcStreams(options)
+}
+
+let streams: ReturnType<typeof createIpcStreamHandler> | null = null
+const streamSenders = new WeakSet<WebContents>()
+
+/** The live tail's subscriptions: each chunk goes back to the window that opened the stream. */
+function registerIpcStreams(options: IpcHandlerOptions): void {
+  ipcMain.removeHandler(TRPC_STREAM_OPEN_CHANNEL)
+  ipcMain.removeAllListeners(TRPC_STREAM_CLOSE_CHANNEL)
+  streams = createIpcStreamHandler(options)
+  const current = streams
+  ipcMain.handle(TRPC_STREAM_OPEN_CHANNEL, (event, id, request) => {
+    const sender = event.sender
+    if (!streamSenders.has(sender)) {
+      // A window that reloads or closes leaves no stream behind.
+      streamSenders.add(sender)
+      const closeAll = () => streams?.closeAll(sender.id)
+      sender.on('did-navigate', closeAll)
+      sender.once('destroyed', closeAll)
+    }
+    return current.open(event, id, request, (streamId, chunk) => {
+      if (!sender.isDestroyed()) sender.send(TRPC_STREAM_CHUNK_CHANNEL, streamId, chunk)
+    })
+  })
+  ipcMain.on(TRPC_STREAM_CLOSE_CHANNEL, (event, id) => current.close(event.sender.id, id))
 }
 
 /** Opens another database and shows it; the listener follows the new store. */

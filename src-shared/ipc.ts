@@ -21,4 +21,23 @@ export interface IpcTrpcResponse {
 export interface DesktopBridge {
   desktop: true
   trpc(request: IpcTrpcRequest): Promise<IpcTrpcResponse>
+  trpcStream: IpcStreamOpener
 }
+
+/**
+ * Streams (the live tail's tRPC subscription, as Server-Sent Events): the renderer opens one with
+ * an id of its own and a request, the main process sends the response body's text in chunks on the
+ * chunk channel (null once it ends), and the renderer closes it when done.
+ */
+export const TRPC_STREAM_OPEN_CHANNEL = 'callscope:trpc-stream-open'
+export const TRPC_STREAM_CHUNK_CHANNEL = 'callscope:trpc-stream-chunk'
+export const TRPC_STREAM_CLOSE_CHANNEL = 'callscope:trpc-stream-close'
+
+export interface IpcStream {
+  /** The response's status and headers (and its body when it is not a stream: an error). */
+  opened: Promise<IpcTrpcResponse>
+  close(): void
+}
+
+/** What the preload exposes as `window.callscope.trpcStream`. */
+export type IpcStreamOpener = (request: IpcTrpcRequest, onChunk: (chunk: string | null) => void) => IpcStream

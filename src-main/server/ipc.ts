@@ -3,7 +3,8 @@ import type { IpcTrpcRequest, IpcTrpcResponse } from '../../src-shared/ipc'
 import { OWNER } from '../kit/access'
 import type { DesktopControls, RuntimeInfo } from '../kit/runtime'
 import type { Service } from '../service'
-import { createAppRouter } from './app-router'
+import { type AppRouter, createAppRouter } from './app-router'
+import type { TrpcContext } from '../kit/trpc'
 
 export { TRPC_IPC_CHANNEL } from '../../src-shared/ipc'
 
@@ -13,13 +14,35 @@ export interface IpcSenderInfo {
   sender: { id: number }
 }
 
-const isRequest = (value: unknown): value is IpcTrpcRequest => {
+export const isRequest = (value: unknown): value is IpcTrpcRequest => {
   const r = value as IpcTrpcRequest
   return (
     typeof r === 'object' && r !== null && typeof r.url === 'string' && r.url.startsWith('/') &&
     (r.method === 'GET' || r.method === 'POST') && (r.body === undefined || typeof r.body === 'string')
   )
 }
+
+/**
+ * One tRPC exchange carried over IPC, answered by the fetch handler the HTTP listener uses, so both
+ * channels share batching, error shapes, serialisation and subscriptions (SSE). The desktop user
+ * owns the store: over IPC the console acts as admin. `signal` ends a subscription.
+ */
+export function answerOverIpc(appRouter: AppRouter, ctx: TrpcContext, request: IpcTrpcRequest, signal?: AbortSignal): Promise<Response> {
+  return fetchRequestHandler({
+    endpoint: '/trpc',
+    req: new Request(`http://callscope.ipc/trpc${request.url}`, {
+      method: request.method,
+      body: request.method === 'POST' ? (request.body ?? '') : undefined,
+      headers: request.method === 'POST' ? { 'content-type': 'application/json' } : {},
+      signal,
+    }),
+    router: appRouter,
+    createContext: () => ctx,
+  })
+}
+
+export const FORBIDDEN_SENDER = { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: 'IPC sender refused' }) }
+export const MALFORMED_REQUEST = { status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: 'Malformed IPC request' }) }
 
 export interface IpcHandlerOptions {
   service: Service
@@ -30,30 +53,15 @@ export interface IpcHandlerOptions {
 }
 
 /**
- * Answers tRPC requests from the renderer with the same fetch handler the HTTP listener uses, so
- * both channels share batching, error shapes and serialisation. Pure: Electron's ipcMain is wired
- * to it in index.ts, and tests call it with fake events.
+ * Answers tRPC requests from the renderer (answerOverIpc). Pure: Electron's ipcMain is wired to it
+ * in index.ts, and tests call it with fake events.
  */
 export function createIpcTrpcHandler({ service, runtime, isTrustedSender, desktop }: IpcHandlerOptions) {
   const appRouter = createAppRouter(service)
   return async (event: IpcSenderInfo, request: unknown): Promise<IpcTrpcResponse> => {
-    if (!isTrustedSender(event)) {
-      return { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: 'IPC sender refused' }) }
-    }
-    if (!isRequest(request)) {
-      return { status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: 'Malformed IPC request' }) }
-    }
-    const response = await fetchRequestHandler({
-      endpoint: '/trpc',
-      req: new Request(`http://callscope.ipc/trpc${request.url}`, {
-        method: request.method,
-        body: request.method === 'POST' ? (request.body ?? '') : undefined,
-        headers: request.method === 'POST' ? { 'content-type': 'application/json' } : {},
-      }),
-      router: appRouter,
-      // The desktop user owns the store: over IPC the console acts as admin.
-      createContext: () => ({ principal: OWNER, runtime, desktop }),
-    })
+    if (!isTrustedSender(event)) return FORBIDDEN_SENDER
+    if (!isRequest(request)) return MALFORMED_REQUEST
+    const response = await answerOverIpc(appRouter, { principal: OWNER, runtime, desktop }, request)
     return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }
   }
 }

@@ -1,11 +1,13 @@
 import { QueryClient } from '@tanstack/react-query'
-import { createTRPCClient, httpLink, type TRPCLink } from '@trpc/client'
+import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink, type TRPCLink } from '@trpc/client'
+import { EventSource } from 'eventsource'
 import { createTRPCContext } from '@trpc/tanstack-react-query'
 // The renderer's one import from the main process's code: a type, erased at build. All else it
 // knows of the API is inferred from it (lib/api-types.ts) or comes from the shared schemas.
 import type { AppRouter } from '../../src-main/server/app-router'
 import type { DesktopBridge } from '../../src-shared/ipc'
 import { getToken } from './auth'
+import { ipcFetch, ipcStreamFetch } from './ipc-fetch'
 
 export type { AppRouter }
 
@@ -19,33 +21,36 @@ declare global {
   }
 }
 
-/** A fetch that hands the request to the main process over IPC instead of the network. */
-function ipcFetch(bridge: DesktopBridge): typeof fetch {
-  return async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input))
-    const answer = await bridge.trpc({
-      url: `${url.pathname.replace(/^\/trpc/, '')}${url.search}`,
-      method: init?.method === 'POST' ? 'POST' : 'GET',
-      body: typeof init?.body === 'string' ? init.body : undefined,
-    })
-    return new Response(answer.body, { status: answer.status, headers: answer.headers })
-  }
-}
-
 /**
  * IPC in the desktop app; HTTP to /trpc with the tab's bearer token in a browser. Both are the
  * same link, so requests and errors behave the same on either channel. Not batched: a batch
  * answers when its slowest query does, and a page's rows must not wait for its aggregates.
+ * Subscriptions (the live tail) are Server-Sent Events on either channel, read by the eventsource
+ * package's EventSource, which takes a fetch: so over HTTP the token goes in the Authorization
+ * header (never in the URL, where the browser's EventSource would put it), and over IPC the
+ * stream comes through the main process.
  */
 function pickLink(): TRPCLink<AppRouter> {
   const bridge = window.callscope
-  if (bridge?.desktop) return httpLink({ url: 'http://callscope.ipc/trpc', fetch: ipcFetch(bridge) })
-  return httpLink({
-    url: '/trpc',
-    headers: () => {
-      const token = getToken()
-      return token ? { Authorization: `Bearer ${token}` } : {}
-    },
+  if (bridge?.desktop) {
+    return splitLink({
+      condition: (op) => op.type === 'subscription',
+      true: httpSubscriptionLink({ url: 'http://callscope.ipc/trpc', EventSource, eventSourceOptions: { fetch: ipcStreamFetch(bridge) } }),
+      false: httpLink({ url: 'http://callscope.ipc/trpc', fetch: ipcFetch(bridge) }),
+    })
+  }
+  const authorization = (): Record<string, string> => {
+    const token = getToken()
+    return token ? { Authorization: `Bearer ${token}` } : {}
+  }
+  return splitLink({
+    condition: (op) => op.type === 'subscription',
+    true: httpSubscriptionLink({
+      url: '/trpc',
+      EventSource,
+      eventSourceOptions: { fetch: (url, init) => fetch(url, { ...init, headers: { ...init.headers, ...authorization() } }) },
+    }),
+    false: httpLink({ url: '/trpc', headers: authorization }),
   })
 }
 
