@@ -7,6 +7,7 @@ import { registerPull } from './commands/pull'
 import { registerSeed } from './commands/seed'
 import { registerServe } from './commands/serve'
 import { registerSnapshot } from './commands/snapshot'
+import { registerTail } from './commands/tail'
 import { registerToken } from './commands/token'
 import { VERSION } from './version'
 
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerDb(program)
   registerImport(program)
   registerExport(program)
+  registerTail(program)
   registerPull(program)
   registerSnapshot(program)
   return program

@@ -2,21 +2,10 @@ import { createWriteStream } from 'node:fs'
 import { Readable, type Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { type Command, Option } from 'commander'
-import { VIEW_PARAM_NAMES } from '../../../src-shared/call-log-view'
+import { addFilterOptions, type FilterField, parseFilterOptions } from '../filter-options'
 import { withService } from '../open-service'
 
-/** Filter options, named as the console's URL parameters (the same codec reads both). */
-const FILTERS: Array<[keyof typeof VIEW_PARAM_NAMES, string]> = [
-  ['from', 'only lines at or after this date or date-time (UTC unless an offset is given)'],
-  ['to', 'only lines at or before this date or date-time'],
-  ['agentId', 'only lines of this agent id'],
-  ['levels', 'only these levels, comma-separated (debug,info,warning,error,critical)'],
-  ['types', 'only these log types, comma-separated'],
-  ['q', 'full-text search in messages (words, "a phrase", prefix*)'],
-  ['callId', 'only lines of this call id'],
-  ['traceId', 'only lines of this trace id'],
-  ['sessionId', 'only lines of this session id'],
-]
+const FILTERS: FilterField[] = ['from', 'to', 'agentId', 'levels', 'types', 'q', 'callId', 'traceId', 'sessionId']
 
 export function registerExport(program: Command): void {
   const command = program
@@ -27,25 +16,13 @@ export function registerExport(program: Command): void {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['csv', 'ndjson']).default('ndjson'))
     .option('-o, --out <file>', 'write to FILE instead of standard output')
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
-  for (const [field, help] of FILTERS) command.option(`--${VIEW_PARAM_NAMES[field]} <value>`, help)
+  addFilterOptions(command, FILTERS)
   command.action(async (opts: Record<string, string | undefined>) => {
-    const { viewFromSearchParams } = await import('../../../src-shared/call-log-view')
-    const { callLogFilterSchema } = await import('../../../src-shared/schemas/call-log-search')
-    const params = new URLSearchParams()
-    for (const [field] of FILTERS) {
-      const value = opts[VIEW_PARAM_NAMES[field]]
-      if (value !== undefined) params.set(VIEW_PARAM_NAMES[field], value)
-    }
-    const parsed = callLogFilterSchema.safeParse(viewFromSearchParams(params))
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!
-      const option = VIEW_PARAM_NAMES[issue.path[0] as keyof typeof VIEW_PARAM_NAMES] ?? issue.path.join('.')
-      return command.error(`error: option '--${option}': ${issue.message}`, { exitCode: 2 })
-    }
+    const filter = await parseFilterOptions(command, opts, FILTERS)
     await withService(opts.db, async (service) => {
       // The CLI runs as the store's owner, as the desktop app does.
       const { OWNER } = await import('../../kit/access')
-      const stream = service.callLogs.exportStream(OWNER, parsed.data, opts.format as 'csv' | 'ndjson')
+      const stream = service.callLogs.exportStream(OWNER, filter, opts.format as 'csv' | 'ndjson')
       const out: Writable = opts.out ? createWriteStream(opts.out) : process.stdout
       try {
         await pipeline(Readable.fromWeb(stream as never), out, { end: Boolean(opts.out) })

@@ -45,8 +45,8 @@ export function createStoreWatch(readMaxSeq: () => Promise<number>, intervalMs =
 
   function schedule() {
     if (timer === null && waiters.size > 0 && !closed) {
+      // Not unref'd: a follower (`callscope tail`) is a reason for the process to stay.
       timer = setTimeout(() => void tick(), intervalMs)
-      timer.unref()
     }
   }
 
