@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IpcTrpcRequest } from '../../src-shared/ipc'
 import { createService, type Service } from '../../src-main/service'
 import { createIpcTrpcHandler, trustedSenderCheck } from '../../src-main/server/ipc'
+import { createIpcStreamHandler } from '../../src-main/server/ipc-stream'
 import { collectErrors, screenshot } from '../helpers/browser'
 import { tempDir } from '../helpers/temp-dir'
 import { createListenerControl } from '../../src-main/desktop/listener-control'
@@ -104,5 +105,46 @@ describe('desktop console over IPC', () => {
       await listener.stop()
       await page.close()
     }
+  })
+
+  it('follows new lines in the explorer over IPC streams, and closes them when the page leaves', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    const errors = collectErrors(page)
+    const options = { service, runtime: { mode: 'desktop' as const, listenerUrl: null }, isTrustedSender: trustedSenderCheck(() => 1, appUrl) }
+    const handler = createIpcTrpcHandler(options)
+    const streams = createIpcStreamHandler(options)
+    const sender = () => ({ sender: { id: 1 }, senderFrame: { url: page.url() } })
+    await page.exposeFunction('__callscopeIpc', (request: IpcTrpcRequest) => handler(sender(), request))
+    // webContents.send stands in as page.evaluate: each chunk goes to the page's listener.
+    await page.exposeFunction('__callscopeStreamOpen', (id: number, request: IpcTrpcRequest) =>
+      streams.open(sender(), id, request, (streamId, chunk) => void page.evaluate(([i, c]) => (window as any).__callscopeChunk(i, c), [streamId, chunk] as const).catch(() => {})),
+    )
+    await page.exposeFunction('__callscopeStreamClose', (id: number) => streams.close(1, id))
+    await page.addInitScript(`
+      const listeners = new Map(); let next = 1
+      window.__callscopeChunk = (id, chunk) => { listeners.get(id)?.(chunk); if (chunk === null) listeners.delete(id) }
+      window.callscope = {
+        desktop: true,
+        trpc: (request) => window.__callscopeIpc(request),
+        trpcStream: (request, onChunk) => {
+          const id = next++
+          listeners.set(id, onChunk)
+          return { opened: window.__callscopeStreamOpen(id, request), close: () => { listeners.delete(id); window.__callscopeStreamClose(id) } }
+        },
+      }`)
+    await page.goto(`${appUrl}#/logs?type=tool&live=1`)
+    await expect.poll(() => page.getByTestId('live-state').innerText()).toBe('Following new lines')
+    const tenant = (await service.tenants.list({ role: 'admin', tenantId: null, tokenId: null }))[0]!.id
+    const line = JSON.stringify({ id: '6f1c1d9e-5a43-4b57-9d7e-0d6f9e2b8a11', tenant_id: tenant, log_type: 'tool', log_level: 'error', message: 'Over IPC: tool book_slot failed', timestamp: new Date().toISOString() })
+    const { Readable } = await import('node:stream')
+    await service.imports.importCallLogs(Readable.from([line]), { source: 'ipc.ndjson', format: 'ndjson' })
+    await page.getByText('Over IPC: tool book_slot failed').waitFor({ timeout: 1000 })
+    expect(streams.count()).toBe(1)
+    await screenshot(page, 'desktop-live-tail')
+    await page.getByTestId('live-switch').click()
+    await expect.poll(() => streams.count()).toBe(0)
+    await expect.poll(() => service.storeWatch.waiting()).toBe(0)
+    expect(errors).toEqual([])
+    await page.close()
   })
 })

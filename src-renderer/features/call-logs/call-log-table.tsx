@@ -19,6 +19,10 @@ interface CallLogTableProps {
   hasMore: boolean
   loadingMore: boolean
   loadMore: () => void
+  /** Told when the list leaves its top or comes back to it (the live tail pauses while away). */
+  onTopChange?: (atTop: boolean) => void
+  /** Each new value scrolls the list back to its first row. */
+  toTop?: number
 }
 
 const COLUMNS = '190px 84px 84px minmax(0, 1fr) 140px 96px'
@@ -27,8 +31,9 @@ const COLUMNS = '190px 84px 84px minmax(0, 1fr) 140px 96px'
  * Memoized: while a new filter's rows load, the page re-renders with the previous rows (kept as
  * placeholder data), and re-rendering a screenful of rows would delay the request for the new ones.
  */
-export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selectedIndex, onSelect, onOpen, hasMore, loadingMore, loadMore }: CallLogTableProps) {
+export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selectedIndex, onSelect, onOpen, hasMore, loadingMore, loadMore, onTopChange, toTop }: CallLogTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
+  const atTop = useRef(true)
   const virtualizer = useVirtualizer({
     count: rows.length + (hasMore ? 1 : 0),
     getScrollElement: () => scrollRef.current,
@@ -51,6 +56,19 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
     if (list?.contains(document.activeElement)) list.querySelector<HTMLElement>(`[data-index="${selectedIndex}"]`)?.focus({ preventScroll: true })
   }, [selectedIndex, virtualizer])
 
+  useEffect(() => {
+    if (toTop === undefined) return
+    scrollRef.current?.scrollTo({ top: 0 })
+  }, [toTop])
+
+  const onScroll = () => {
+    const top = (scrollRef.current?.scrollTop ?? 0) < ROW_HEIGHT / 2
+    if (top !== atTop.current) {
+      atTop.current = top
+      onTopChange?.(top)
+    }
+  }
+
   // One tab stop for the whole list (a roving tabindex): the selected row, or the first one drawn.
   const tabStop = items.some((item) => item.index === selectedIndex && rows[item.index]) ? selectedIndex : (items[0]?.index ?? -1)
 
@@ -63,7 +81,7 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
           </div>
         ))}
       </div>
-      <div ref={scrollRef} className="cs-logs-scroll">
+      <div ref={scrollRef} className="cs-logs-scroll" onScroll={onScroll}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {
             const row = rows[item.index]

@@ -14,6 +14,8 @@ import { ABORT_WHEN_SUPERSEDED } from './query-options'
 import { PivotChips } from './pivot-chips'
 import { toFilter, useCallLogView } from './use-call-log-view'
 import { VolumeHistogram } from './volume-histogram'
+import { LiveSwitch, NewLinesBar } from './live-controls'
+import { useLiveTail } from './use-live-tail'
 
 
 const isTyping = (target: EventTarget | null) =>
@@ -25,7 +27,7 @@ const isControl = (target: EventTarget | null) =>
 
 export function CallLogsPage() {
   const trpc = useTRPC()
-  const { view, line, setView, setLine } = useCallLogView()
+  const { view, line, setView, setLine, live, setLive } = useCallLogView()
   const filter = useMemo(() => toFilter(view), [view])
   const agents = useQuery(trpc.agents.list.queryOptions())
   const logs = useInfiniteQuery({ ...callLogRowsOptions(trpc, filter), placeholderData: keepPreviousData })
@@ -33,19 +35,44 @@ export function CallLogsPage() {
   // million lines take hundreds of ms. They start once the rows of this filter are in.
   const rowsReady = logs.isSuccess && !logs.isPlaceholderData
   const facets = useQuery({ ...trpc.callLogs.facets.queryOptions({ filter }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: rowsReady })
-  const rows = useMemo(() => logs.data?.pages.flatMap((p) => p.rows) ?? [], [logs.data])
+  const tail = useLiveTail(filter, live)
+  // Live lines on top of the stored ones (a line may be in both once the rows are fetched again).
+  const rows = useMemo(() => {
+    const stored = logs.data?.pages.flatMap((p) => p.rows) ?? []
+    if (tail.shown.length === 0) return stored
+    const live = new Set(tail.shown.map((r) => r.id))
+    return [...tail.shown, ...stored.filter((r) => !live.has(r.id))]
+  }, [logs.data, tail.shown])
+  // Once the tail follows, the stored rows are read again: a line stored between the first read and
+  // the tail's start would otherwise be in neither (one in both shows once).
+  const following = live && tail.status === 'pending'
+  const { refetch } = logs
+  useEffect(() => {
+    if (following) void refetch()
+  }, [following, refetch])
+  const [toTop, setToTop] = useState(0)
+  const resumeLive = useCallback(() => {
+    tail.resume()
+    setToTop((n) => n + 1)
+  }, [tail.resume])
+  const { pause } = tail
+  const onTopChange = useCallback((atTop: boolean) => {
+    if (!atTop && live) pause()
+  }, [live, pause])
   // A pulled agent has no name (the backend has no profile operation): it goes by its id.
   const agentOptions = useMemo(() => (agents.data ?? []).map((a) => ({ id: a.id, name: a.name ?? a.id })), [agents.data])
   const agentNames = useMemo(() => new Map(agentOptions.map((a) => [a.id, a.name])), [agentOptions])
-  const [selected, setSelected] = useState(-1)
+  // The selection is a line, not a position: live lines arriving above it do not move it.
+  const [selectedId, setSelectedId] = useState<string | null>(null)
+  const selected = useMemo(() => (selectedId === null ? -1 : rows.findIndex((r) => r.id === selectedId)), [rows, selectedId])
+  const setSelected = useCallback((index: number) => setSelectedId(rows[index]?.id ?? null), [rows])
 
-  // A new filter is a new list: the old index means nothing in it.
-  useEffect(() => setSelected(-1), [filter])
+  // A new filter is a new list: the old selection means nothing in it.
+  useEffect(() => setSelectedId(null), [filter])
   // The open line (also from a deep link) is the selected row once it is loaded.
   useEffect(() => {
     if (!line) return
-    const index = rows.findIndex((r) => r.id === line)
-    if (index >= 0) setSelected(index)
+    if (rows.some((r) => r.id === line)) setSelectedId(line)
   }, [line, rows])
 
   const move = useCallback(
@@ -55,7 +82,7 @@ export function CallLogsPage() {
       setSelected(next)
       if (line) setLine(rows[next]!.id)
     },
-    [rows, selected, line, setLine],
+    [rows, selected, line, setLine, setSelected],
   )
 
   useEffect(() => {
@@ -87,14 +114,18 @@ export function CallLogsPage() {
         <Group gap="sm" align="baseline">
           <Title order={3}>Call logs</Title>
           <Text size="sm" c="dimmed" data-testid="call-log-count">
-            {total === null ? '' : `${formatNumber(total)} matching · ${formatNumber(rows.length)} loaded`}
+            {total === null ? '' : `${formatNumber(total)} matching · ${formatNumber(rows.length)} loaded${tail.shown.length > 0 ? ` · ${formatNumber(tail.shown.length)} new since Live` : ''}`}
           </Text>
         </Group>
-        <ExportButtons view={view} />
+        <Group gap="md">
+          <LiveSwitch live={live} tail={tail} onChange={setLive} />
+          <ExportButtons view={view} />
+        </Group>
       </Group>
       <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={facets.data} />
       <PivotChips view={view} setView={setView} />
       <VolumeHistogram filter={filter} enabled={rowsReady} />
+      <NewLinesBar tail={tail} onResume={resumeLive} />
       <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>
         {() => (
           <CallLogTable
@@ -106,6 +137,8 @@ export function CallLogsPage() {
             hasMore={logs.hasNextPage}
             loadingMore={logs.isFetchingNextPage}
             loadMore={loadMore}
+            onTopChange={onTopChange}
+            toTop={toTop}
           />
         )}
       </QueryState>

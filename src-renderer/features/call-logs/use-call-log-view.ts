@@ -36,7 +36,19 @@ export function useCallLogView() {
       },
       { replace: true },
     ), [])
-  return { view, line, setView, setLine, params }
+  /** The live tail (`?live=1`): a view that follows is a link that follows too. */
+  const live = params.get('live') === '1'
+  const setLive = useCallback((on: boolean) =>
+    setParamsRef.current(
+      (prev) => {
+        const next = new URLSearchParams(prev)
+        if (on) next.set('live', '1')
+        else next.delete('live')
+        return next
+      },
+      { replace: true },
+    ), [])
+  return { view, line, setView, setLine, live, setLive, params }
 }
 
 /** The view as the tRPC filter: unknown level names in a hand-edited URL are dropped, not sent. */
