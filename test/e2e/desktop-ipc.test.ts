@@ -117,7 +117,7 @@ describe('desktop console over IPC', () => {
     await page.exposeFunction('__callscopeIpc', (request: IpcTrpcRequest) => handler(sender(), request))
     // webContents.send stands in as page.evaluate: each chunk goes to the page's listener.
     await page.exposeFunction('__callscopeStreamOpen', (id: number, request: IpcTrpcRequest) =>
-      streams.open(sender(), id, request, (streamId, chunk) => void page.evaluate(([i, c]) => (window as any).__callscopeChunk(i, c), [streamId, chunk] as const).catch(() => {})),
+      streams.open(sender(), id, request, (streamId, chunk) => void page.evaluate(`window.__callscopeChunk(${JSON.stringify(streamId)}, ${JSON.stringify(chunk)})`).catch(() => {})),
     )
     await page.exposeFunction('__callscopeStreamClose', (id: number) => streams.close(1, id))
     await page.addInitScript(`
