@@ -57,8 +57,20 @@ export const callLogSearchInputSchema = z.object({
   limit: z.number().int().min(1).max(CALL_LOG_SEARCH_PAGE_MAX).default(200),
 })
 
+/** What the lines around a record share with it: its call, its trace, or only nearness in time. */
+export const CONTEXT_SCOPES = ['call', 'trace', 'time'] as const
+export type ContextScope = (typeof CONTEXT_SCOPES)[number]
+/** In time, optionally only lines of the record's tenant or agent. */
+export const CONTEXT_SAME = ['tenant', 'agent'] as const
+export type ContextSame = (typeof CONTEXT_SAME)[number]
+export const CONTEXT_LINES_MAX = 200
+
 export const callLogContextInputSchema = z.object({
   id: z.string().max(200),
-  before: z.number().int().min(0).max(200).default(20),
-  after: z.number().int().min(0).max(200).default(20),
+  before: z.number().int().min(0).max(CONTEXT_LINES_MAX).default(20),
+  after: z.number().int().min(0).max(CONTEXT_LINES_MAX).default(20),
+  /** Unset: the call, else the trace, else time (a line with neither still has context). */
+  scope: z.enum(CONTEXT_SCOPES).optional(),
+  same: z.enum(CONTEXT_SAME).nullish(),
 })
+export type CallLogContextInput = z.input<typeof callLogContextInputSchema>

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ServeProcess } from '../helpers/cli'
@@ -10,10 +11,22 @@ let server: ServeProcess
 let browser: Browser
 let signInLink: string
 let token: string
+let dbPath: string
 
 beforeAll(async () => {
-  ;({ server, browser, signInLink, sessionToken: token } = await startConsoleSession(`${tempDir()}/e2e-logs.sqlite`))
+  dbPath = `${tempDir()}/e2e-logs.sqlite`
+  ;({ server, browser, signInLink, sessionToken: token } = await startConsoleSession(dbPath))
 }, 90_000)
+
+/** The store read directly (read-only): the ground truth the page is checked against. */
+function truth<T>(query: string, ...params: unknown[]): T[] {
+  const db = new Database(dbPath, { readonly: true })
+  try {
+    return db.prepare(query).pluck().all(...params) as T[]
+  } finally {
+    db.close()
+  }
+}
 
 afterAll(async () => {
   await browser?.close()
@@ -75,6 +88,36 @@ describe('call logs page in Chromium', () => {
 
     await page.getByLabel('Search messages').fill('zzqx no line says this')
     await page.getByText('No log line matches this filter.').waitFor()
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('shows the lines around a line in time, of every source, its tenant or its agent, and widens on request', async () => {
+    const anchor = (await search({ levels: ['error'] }, 50)).find((r) => r.call_id)!
+    const { page, errors } = await openLogs(`#/logs?level=error&line=${anchor.id}`)
+    await page.getByTestId('details-context').waitFor()
+    expect(await page.getByTestId('context-title').innerText()).toBe('Around it in the same call')
+    const contextIds = () => page.getByTestId('details-context').locator('[role=button]').evaluateAll((els) => els.map((e) => e.getAttribute('data-line-id')))
+    const around = (where: string, n: number, ...params: unknown[]) => {
+      const [ts, seq] = [truth<string>('select timestamp from call_logs where id = ?', anchor.id)[0], truth<number>('select seq from call_logs where id = ?', anchor.id)[0]]
+      const before = truth<string>(`select id from call_logs where ${where} (timestamp, seq) < (?, ?) order by timestamp desc, seq desc limit ${n}`, ...params, ts, seq).reverse()
+      const after = truth<string>(`select id from call_logs where ${where} (timestamp, seq) > (?, ?) order by timestamp, seq limit ${n}`, ...params, ts, seq)
+      return [...before, anchor.id, ...after]
+    }
+    expect(await contextIds()).toEqual(around('call_id = ? and', 15, anchor.call_id))
+
+    await page.getByTestId('context-scope').getByText('In time').click()
+    await expect.poll(() => page.getByTestId('context-title').innerText()).toBe('Around it in time')
+    await expect.poll(contextIds).toEqual(around('', 15))
+    await page.getByTestId('context-same').getByText('Its agent').click()
+    await expect.poll(() => page.getByTestId('context-title').innerText()).toBe("Around it in time, its agent's lines")
+    const agent = truth<string>('select agent_id from call_logs where id = ?', anchor.id)[0]
+    await expect.poll(contextIds).toEqual(around('agent_id = ? and', 15, agent))
+    await page.waitForTimeout(400) // the drawer's slide-in transition
+    await screenshot(page, 'call-logs-context-time')
+    await page.getByTestId('context-wider').click()
+    await expect.poll(contextIds).toEqual(around('agent_id = ? and', 30, agent))
+    expect(await page.getByTestId('context-wider').innerText()).toBe('Show 60 before and after')
     expect(errors).toEqual([])
     await page.close()
   })

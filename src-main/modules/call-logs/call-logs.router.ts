@@ -38,5 +38,5 @@ export const callLogsRouter = (callLogs: CallLogsService) =>
     }),
     context: procedure
       .input(callLogContextInputSchema)
-      .query(({ ctx, input }) => callLogs.context(ctx.principal, input.id, input.before, input.after)),
+      .query(({ ctx, input }) => callLogs.context(ctx.principal, input.id, input.before, input.after, { scope: input.scope, same: input.same })),
   })

@@ -190,18 +190,33 @@ export function findById(db: Kysely<Database>, id: string): Promise<CallLogRow |
   return db.selectFrom('call_logs').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-/** Lines of one call (or trace) before and after an anchor row, in time order. */
-export async function neighbours(db: Kysely<Database>, column: 'call_id' | 'trace_id', value: string, anchor: CallLogRow, before: number, after: number, tenantId?: string) {
+/** What the lines around an anchor share with it; each has an index led by it (timestamp for none). */
+export type NeighbourColumn = 'call_id' | 'trace_id' | 'tenant_id' | 'agent_id'
+
+/**
+ * Lines before and after an anchor row in time order (seq breaking ties): those sharing `column`'s
+ * value with it, or every line when `column` is null; only `tenantId`'s when given.
+ */
+export function neighbourQueries(db: Kysely<Database>, column: NeighbourColumn | null, anchor: CallLogRow, before: number, after: number, tenantId?: string) {
   const base = () => {
-    let q = db.selectFrom('call_logs').selectAll().where(column, '=', value)
+    let q = db.selectFrom('call_logs').selectAll()
+    if (column) q = q.where(column, '=', anchor[column] as string)
     if (tenantId) q = q.where('tenant_id', '=', tenantId)
     return q
   }
-  const earlier = before === 0 ? [] : await base()
-    .where((eb) => eb(eb.refTuple('timestamp', 'seq'), '<', eb.tuple(anchor.timestamp, anchor.seq)))
-    .orderBy('timestamp', 'desc').orderBy('seq', 'desc').limit(before).execute()
-  const later = after === 0 ? [] : await base()
-    .where((eb) => eb(eb.refTuple('timestamp', 'seq'), '>', eb.tuple(anchor.timestamp, anchor.seq)))
-    .orderBy('timestamp', 'asc').orderBy('seq', 'asc').limit(after).execute()
-  return { before: earlier.reverse(), after: later }
+  return {
+    earlier: base()
+      .where((eb) => eb(eb.refTuple('timestamp', 'seq'), '<', eb.tuple(anchor.timestamp, anchor.seq)))
+      .orderBy('timestamp', 'desc').orderBy('seq', 'desc').limit(before),
+    later: base()
+      .where((eb) => eb(eb.refTuple('timestamp', 'seq'), '>', eb.tuple(anchor.timestamp, anchor.seq)))
+      .orderBy('timestamp', 'asc').orderBy('seq', 'asc').limit(after),
+  }
+}
+
+export async function neighbours(db: Kysely<Database>, column: NeighbourColumn | null, anchor: CallLogRow, before: number, after: number, tenantId?: string) {
+  const { earlier, later } = neighbourQueries(db, column, anchor, before, after, tenantId)
+  const rowsBefore = before === 0 ? [] : await earlier.execute()
+  const rowsAfter = after === 0 ? [] : await later.execute()
+  return { before: rowsBefore.reverse(), after: rowsAfter }
 }

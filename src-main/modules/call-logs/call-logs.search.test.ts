@@ -5,7 +5,8 @@ import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, rows } from '../../../test/helpers/rows'
 import type { Principal } from '../../kit/access'
 import { createCallLogsService } from './call-logs.service'
-import { pageQuery } from './call-logs.search.repo'
+import { type NeighbourColumn, neighbourQueries, pageQuery } from './call-logs.search.repo'
+import type { CallLogRow } from '../../db/schema'
 import { pickBucketSeconds } from './call-logs.search'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }
@@ -216,11 +217,35 @@ describe('context', () => {
     expect(ctx.after.map((r) => r.id)).toEqual([uuid(4)])
   })
 
-  it('falls back to the trace, then to the record alone', async () => {
+  it('falls back to the trace, then to time: a line with neither still has context', async () => {
     expect((await service.context(admin, uuid(7), 5, 5)).pivot).toBe('trace')
-    const alone = await service.context(admin, uuid(9), 5, 5)
-    expect(alone).toMatchObject({ pivot: null, before: [], after: [] })
+    const alone = await service.context(admin, uuid(9), 2, 5)
+    expect(alone).toMatchObject({ pivot: 'time', same: null })
+    expect(alone.before.map((r) => r.id)).toEqual([uuid(7), uuid(8)])
+    expect(alone.after.map((r) => r.id)).toEqual([uuid(10)])
     await expect(service.context(admin, 'missing', 1, 1)).rejects.toThrow(/not found/)
+  })
+
+  it('shows the lines around any record in time, of every source or of its tenant or agent, in time order with ties by seq', async () => {
+    // Line 6 shares 10:04 with line 5 (stored before it): 5 comes before 6 in time order.
+    const all = await service.context(admin, uuid(6), 3, 3, { scope: 'time' })
+    expect(all).toMatchObject({ pivot: 'time', same: null })
+    expect(all.before.map((r) => r.id)).toEqual([uuid(3), uuid(4), uuid(5)])
+    expect(all.after.map((r) => r.id)).toEqual([uuid(7), uuid(8), uuid(9)])
+    const tenant = await service.context(admin, uuid(6), 10, 10, { scope: 'time', same: 'tenant' })
+    expect(tenant.same).toBe('tenant')
+    expect([...tenant.before, ...tenant.after].map((r) => r.id)).not.toContain(uuid(8))
+    const agent = await service.context(admin, uuid(3), 10, 10, { scope: 'time', same: 'agent' })
+    expect([...agent.before, ...agent.after].map((r) => r.id)).toEqual([uuid(1), uuid(2), uuid(4)])
+    // Asked for an agent the line has none of: every line, said so.
+    expect((await service.context(admin, uuid(9), 1, 1, { scope: 'time', same: 'agent' })).same).toBeNull()
+  })
+
+  it('keeps a tenant token to its tenant around a record, and asks for what the record lacks fall back', async () => {
+    const own = await service.context(tenantB, uuid(8), 20, 20, { scope: 'time' })
+    expect([own.anchor, ...own.before, ...own.after].every((r) => r.tenant_id === IDS.otherTenant)).toBe(true)
+    expect((await service.context(admin, uuid(9), 1, 1, { scope: 'call' })).pivot).toBe('time')
+    expect((await service.context(admin, uuid(7), 1, 1, { scope: 'call' })).pivot).toBe('trace')
   })
 })
 
@@ -238,5 +263,18 @@ describe('query plans', () => {
     expect(plan({ traceId: 'tr-1' })).toMatch(/INDEX call_logs_trace/)
     expect(plan({ sessionId: 's-1' })).toMatch(/INDEX call_logs_session/)
     for (const f of [{}, { agentId: IDS.agent }, { sessionId: 's' }]) expect(plan(f)).not.toMatch(/SCAN call_logs(?! USING)/)
+  })
+
+  it('reads the lines around a record in time from an index, without sorting', async () => {
+    const anchor = handle.sqlite.prepare('select * from call_logs where id = ?').get(uuid(3)) as CallLogRow
+    const explain = (column: NeighbourColumn | null, tenantId?: string) =>
+      Object.values(neighbourQueries(handle.db, column, anchor, 10, 10, tenantId)).map((q) => {
+        const compiled = q.compile()
+        return handle.sqlite.prepare(`explain query plan ${compiled.sql}`).all(...(compiled.parameters as unknown[])).map((r) => (r as { detail: string }).detail).join(' | ')
+      })
+    for (const p of explain(null)) expect(p).toMatch(/^SEARCH call_logs USING INDEX call_logs_timestamp \(timestamp[<>]\?\)$/)
+    for (const p of explain('tenant_id')) expect(p).toMatch(/^SEARCH call_logs USING INDEX call_logs_tenant_timestamp \(tenant_id=\? AND timestamp[<>]\?\)$/)
+    for (const p of explain('agent_id')) expect(p).toMatch(/^SEARCH call_logs USING INDEX call_logs_agent_timestamp \(agent_id=\? AND timestamp[<>]\?\)$/)
+    for (const p of explain(null, IDS.tenant)) expect(p).not.toMatch(/TEMP B-TREE|SCAN/)
   })
 })

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { LOG_LEVELS, type LogLevel } from '../../../src-shared/constants'
 import type { CallLog } from '../../../src-shared/schemas/call-log'
-import type { CallLogCursor, CallLogFilter } from '../../../src-shared/schemas/call-log-search'
+import type { CallLogCursor, CallLogFilter, ContextSame, ContextScope } from '../../../src-shared/schemas/call-log-search'
 import type { CallLogRow, Database } from '../../db/schema'
 import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
 import { NotFoundError } from '../../kit/errors'
@@ -38,14 +38,35 @@ export interface CallLogHistogram {
 
 export interface CallLogContext {
   anchor: CallLogLine
-  /** Which pivot the neighbours share with the anchor; null when it has neither call nor trace. */
-  pivot: 'call' | 'trace' | null
+  /** What the neighbours share with the anchor: its call, its trace, or nearness in time alone. */
+  pivot: ContextScope
+  /** In time: only lines of the anchor's tenant or agent (null: every line the caller may see). */
+  same: ContextSame | null
   before: CallLogLine[]
   after: CallLogLine[]
   /** The import or pull that brought the anchor in; null for seeded and local records. */
   origin: Origin | null
   /** The anchor's level as its source spelled it (`WARN`, `40`), when not its log_level. */
   levelAsSent: string | null
+}
+
+export interface ContextOptions {
+  scope?: ContextScope
+  same?: ContextSame | null
+}
+
+/** The scope asked for if the anchor has what it needs, else its call, else its trace, else time. */
+function contextScope(anchor: CallLogRow, asked: ContextScope | undefined): ContextScope {
+  if (asked === 'time' || (asked === 'call' && anchor.call_id) || (asked === 'trace' && anchor.trace_id)) return asked
+  return anchor.call_id ? 'call' : anchor.trace_id ? 'trace' : 'time'
+}
+
+/** The column the neighbours share with the anchor, or null for every line (in time). */
+function contextColumn(scope: ContextScope, same: ContextSame | null, anchor: CallLogRow): repo.NeighbourColumn | null {
+  if (scope === 'call') return 'call_id'
+  if (scope === 'trace') return 'trace_id'
+  if (same === 'agent' && anchor.agent_id) return 'agent_id'
+  return same === 'tenant' ? 'tenant_id' : null
 }
 
 /** Bucket sizes the histogram picks from, smallest first (seconds). */
@@ -164,20 +185,29 @@ export function createCallLogSearch(db: Kysely<Database>) {
       return { bucketSeconds: size, buckets: [...byStart.values()] }
     },
 
-    /** The lines around a record: same call, else same trace. Another tenant's record is "not found". */
-    async context(principal: Principal, id: string, before: number, after: number): Promise<CallLogContext> {
+    /**
+     * The lines around a record: of the same call, else the same trace, else every line near it in
+     * time (optionally of its tenant or agent); `scope` asks for one. Another tenant's record is
+     * "not found", and a tenant token's neighbours are its tenant's lines only.
+     */
+    async context(principal: Principal, id: string, before: number, after: number, options: ContextOptions = {}): Promise<CallLogContext> {
       const anchor = await repo.findById(db, id)
       if (!anchor || !canSeeTenant(principal, anchor.tenant_id)) {
         throw new NotFoundError('Call log record')
       }
-      const tenantId = tenantScope(principal)
-      const pivot = anchor.call_id ? 'call' : anchor.trace_id ? 'trace' : null
-      const origin = await findOrigin(db, anchor)
-      const levelAsSent = anchor.log_level_original
-      if (pivot === null) return { anchor: line(anchor), pivot, before: [], after: [], origin, levelAsSent }
-      const column = pivot === 'call' ? 'call_id' : 'trace_id'
-      const around = await repo.neighbours(db, column, (anchor[column] as string), anchor, before, after, tenantId)
-      return { anchor: line(anchor), pivot, before: around.before.map(line), after: around.after.map(line), origin, levelAsSent }
+      const pivot = contextScope(anchor, options.scope)
+      const column = contextColumn(pivot, pivot === 'time' ? (options.same ?? null) : null, anchor)
+      const same = column === 'tenant_id' ? 'tenant' : column === 'agent_id' ? 'agent' : null
+      const around = await repo.neighbours(db, column, anchor, before, after, tenantScope(principal))
+      return {
+        anchor: line(anchor),
+        pivot,
+        same,
+        before: around.before.map(line),
+        after: around.after.map(line),
+        origin: await findOrigin(db, anchor),
+        levelAsSent: anchor.log_level_original,
+      }
     },
   }
 }

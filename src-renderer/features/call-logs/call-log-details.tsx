@@ -1,6 +1,8 @@
-import { Box, Button, Code, CopyButton, Drawer, Group, Stack, Table, Text, Tooltip } from '@mantine/core'
+import { Box, Button, Code, CopyButton, Drawer, Group, SegmentedControl, Stack, Table, Text, Tooltip } from '@mantine/core'
 import { IconCopy, IconLink, IconPhone, IconRoute } from '@tabler/icons-react'
-import { useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { CONTEXT_LINES_MAX, CONTEXT_SAME, CONTEXT_SCOPES, type ContextSame, type ContextScope } from '../../../src-shared/schemas/call-log-search'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
 import { QueryState } from '../../components/query-state'
 import type { CallLogContext, CallLogLine, CallLogOrigin } from '../../lib/api-types'
@@ -72,6 +74,7 @@ function ContextLines({ context, onPick }: { context: CallLogContext; onPick: (i
           py={2}
           role="button"
           tabIndex={0}
+          data-line-id={l.id}
           aria-current={l.id === context.anchor.id ? 'true' : undefined}
           className="cs-context-line"
           style={{ cursor: 'pointer', borderRadius: 4, background: l.id === context.anchor.id ? 'var(--mantine-primary-color-light)' : undefined }}
@@ -83,7 +86,8 @@ function ContextLines({ context, onPick }: { context: CallLogContext; onPick: (i
           }}
         >
           <Text size="xs" ff="monospace" c="dimmed" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
-            {formatLogTime(l.timestamp).slice(11)}
+            {/* The date too when the line is of another day than the record (context in time spans days). */}
+            {formatLogTime(l.timestamp).slice(l.timestamp.slice(0, 10) === context.anchor.timestamp.slice(0, 10) ? 11 : 5)}
           </Text>
           <Box style={{ flexShrink: 0 }}>
             <LogLevelBadge level={l.log_level} />
@@ -116,10 +120,71 @@ function OriginNote({ origin }: { origin: CallLogOrigin }) {
   )
 }
 
-/** The selected line: every field, its details JSON, pivots, and the lines around it in its call. */
+/** How far "Show more" widens the context, step by step, up to the service's limit. */
+const SPANS = [15, 30, 60, 120, CONTEXT_LINES_MAX]
+
+const SCOPE_LABELS: Record<ContextScope, string> = { call: 'Its call', trace: 'Its trace', time: 'In time' }
+const SAME_LABELS: Record<ContextSame | 'all', string> = { all: 'Every line', tenant: 'Its tenant', agent: 'Its agent' }
+
+/** Which lines show around the record, and how many: like Grafana's "show context". */
+function ContextControls({ context, scope, setScope, same, setSame, span, setSpan }: {
+  context: CallLogContext
+  scope: ContextScope | undefined
+  setScope: (scope: ContextScope) => void
+  same: ContextSame | null
+  setSame: (same: ContextSame | null) => void
+  span: number
+  setSpan: (span: number) => void
+}) {
+  const { anchor, pivot } = context
+  const wider = SPANS.find((s) => s > span)
+  return (
+    <Stack gap={6}>
+      <Group gap="xs" justify="space-between">
+        <SegmentedControl
+          size="xs"
+          value={scope ?? pivot}
+          onChange={(v) => setScope(v as ContextScope)}
+          aria-label="Lines around it"
+          data-testid="context-scope"
+          data={CONTEXT_SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s], disabled: (s === 'call' && !anchor.call_id) || (s === 'trace' && !anchor.trace_id) }))}
+        />
+        {wider !== undefined && (
+          <Button size="xs" variant="subtle" onClick={() => setSpan(wider)} data-testid="context-wider">
+            Show {wider} before and after
+          </Button>
+        )}
+      </Group>
+      {pivot === 'time' && (
+        <Group>
+          <SegmentedControl
+            size="xs"
+            value={same ?? 'all'}
+            onChange={(v) => setSame(v === 'all' ? null : (v as ContextSame))}
+            aria-label="Which lines in time"
+            data-testid="context-same"
+            data={(['all', ...CONTEXT_SAME] as const).map((s) => ({ value: s, label: SAME_LABELS[s], disabled: s === 'agent' && !anchor.agent_id }))}
+          />
+        </Group>
+      )}
+    </Stack>
+  )
+}
+
+const CONTEXT_TITLES: Record<ContextScope, string> = { call: 'Around it in the same call', trace: 'Around it in the same trace', time: 'Around it in time' }
+
+/** The selected line: every field, its details JSON, pivots, and the lines around it (its call, its trace or in time). */
 export function CallLogDetails({ id, onClose, onPick, setView }: CallLogDetailsProps) {
   const trpc = useTRPC()
-  const context = useQuery({ ...trpc.callLogs.context.queryOptions({ id: id ?? '', before: 15, after: 15 }), enabled: id !== null })
+  // Kept while moving from line to line: one reads a stretch of time the same way throughout.
+  const [scope, setScope] = useState<ContextScope | undefined>(undefined)
+  const [same, setSame] = useState<ContextSame | null>(null)
+  const [span, setSpan] = useState(SPANS[0]!)
+  const context = useQuery({
+    ...trpc.callLogs.context.queryOptions({ id: id ?? '', before: span, after: span, scope, same }),
+    enabled: id !== null,
+    placeholderData: keepPreviousData,
+  })
   return (
     <Drawer
       opened={id !== null}
@@ -155,10 +220,12 @@ export function CallLogDetails({ id, onClose, onPick, setView }: CallLogDetailsP
               </Group>
               <Fields line={c.anchor} levelAsSent={c.levelAsSent} />
               <OriginNote origin={c.origin} />
-              <Text size="sm" fw={600}>
-                {c.pivot === 'call' ? 'Around it in the same call' : c.pivot === 'trace' ? 'Around it in the same trace' : 'No call or trace to show around it'}
+              <Text size="sm" fw={600} data-testid="context-title">
+                {CONTEXT_TITLES[c.pivot]}
+                {c.pivot === 'time' && c.same ? `, its ${c.same}'s lines` : ''}
               </Text>
-              {c.pivot && <ContextLines context={c} onPick={onPick} />}
+              <ContextControls context={c} scope={scope} setScope={setScope} same={same} setSame={setSame} span={span} setSpan={setSpan} />
+              <ContextLines context={c} onPick={onPick} />
             </Stack>
           )}
         </QueryState>
