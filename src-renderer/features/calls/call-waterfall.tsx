@@ -32,7 +32,8 @@ function Bar({ span, total }: { span: CallSpan; total: number }) {
           left: `${left}%`,
           width: `max(${width}%, 3px)`,
           borderRadius: 2,
-          background: `var(--mantine-color-${kind.color}-filled)`,
+          // Neutral kinds in the dimmed text colour: gray's fill all but vanishes on the dark scheme.
+          background: kind.color === 'gray' ? 'var(--mantine-color-dimmed)' : `var(--mantine-color-${kind.color}-filled)`,
           outline: span.error ? '2px solid var(--mantine-color-red-filled)' : undefined,
           outlineOffset: 1,
           opacity: span.unfinished ? 0.55 : 1,
