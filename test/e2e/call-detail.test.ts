@@ -166,7 +166,16 @@ describe('call page in Chromium', () => {
     expect(await page.getByTestId('call-status').innerText()).toBe('unknown (no call record)')
     expect(await attr(page, '[data-testid="turn-latency"]', 'data-ms')).toEqual(['640'])
     expect(await page.locator('[data-testid="span-row"][data-kind="tool"] [data-testid="span-error"]').innerText()).toBe('ERROR')
-    await page.locator('[data-testid="span-row"][data-kind="tool"] [data-testid="span-toggle"]').click()
+    // From the keyboard: Tab reaches the spans (after the links, the turns and the timeline's turn row), Enter opens one.
+    await page.getByTestId('call-explorer-link').focus()
+    let presses = 0
+    while ((await page.evaluate(`document.activeElement.closest('[data-testid="span-row"]')?.getAttribute('data-kind') ?? ''`)) !== 'tool') {
+      await page.keyboard.press('Tab')
+      expect(++presses, 'Tab presses to the tool span').toBeLessThan(30)
+    }
+    expect(await page.evaluate(`document.activeElement.matches(':focus-visible') && document.activeElement.tagName`)).toBe('BUTTON')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('span-lines').waitFor()
     await screenshot(page, 'call-detail-lines-only')
     // The Hebrew inside the JSON details is isolated in its own direction.
     const hebrew = page.getByTestId('span-line-details').locator('bdi', { hasText: 'ההזמנה כבר נשלחה' })
