@@ -22,6 +22,7 @@ import { ProvidersPage } from './features/providers/providers-page'
 import { SettingsPage } from './features/settings/settings-page'
 import { DataPage } from './features/data/data-page'
 import { SipTrunksPage } from './features/sip-trunks/sip-trunks-page'
+import { CallPage } from './features/calls/call-page'
 import { CallsPage } from './features/calls/calls-page'
 import { SquadPage } from './features/squads/squad-page'
 import { SquadsPage } from './features/squads/squads-page'
@@ -119,6 +120,7 @@ const buildRouter = () =>
       { path: 'sessions/:conversationId', element: <TranscriptPage /> },
       { path: 'tenants', element: <TenantsPage /> },
       { path: 'calls', element: <CallsPage /> },
+      { path: 'calls/:callId', element: <CallPage /> },
       { path: 'logs', element: <CallLogsPage /> },
       { path: 'tenants/:tenantId', element: <TenantProfilePage /> },
       { path: 'squads', element: <SquadsPage /> },

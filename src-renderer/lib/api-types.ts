@@ -34,3 +34,10 @@ export type TranscriptMessage = RouterOutputs['conversations']['get']['messages'
 export type SttCatalogEntry = RouterOutputs['providers']['catalog']['stt'][number]
 /** Where a pulled squad's analytics came from and the period they cover. */
 export type PulledAnalyticsMark = NonNullable<RouterOutputs['squads']['analytics']['pulled']>
+
+/** One call's page: header, lines, spans, turns, transcript, transfers (calls.get). */
+export type CallDetail = RouterOutputs['calls']['get']
+export type CallSpan = CallDetail['spans'][number]
+export type CallTurn = CallDetail['turns'][number]
+export type CallLine = CallDetail['lines'][number]
+export type CallMessage = CallDetail['transcript'][number]

@@ -21,7 +21,7 @@ let signInLink: string
 let sessionToken: string
 let remote: TestServer
 /** Records the pages open, found through the API once the store is filled. */
-const ids = { tenant: '', agent: '', conversation: '', squad: '', pulledSquad: '', line: '', viewerToken: '', revokedToken: '' }
+const ids = { tenant: '', agent: '', conversation: '', squad: '', pulledSquad: '', line: '', call: '', viewerToken: '', revokedToken: '' }
 
 const { query: trpcQuery, mutation: trpcMutation } = trpcHttp(() => server.url, () => sessionToken)
 
@@ -58,6 +58,8 @@ beforeAll(async () => {
   ids.pulledSquad = squads.find((s) => s.pulled !== null)!.id
   const errors = await trpcQuery<{ rows: Array<{ id: string; call_id: string | null }> }>('callLogs.search', { filter: { levels: ['error'] }, limit: 50 })
   ids.line = errors.rows.find((r) => r.call_id)!.id
+  // A call whose transfer failed: turns, an error span and a transfer chain on one page.
+  ids.call = (await trpcQuery<{ calls: Array<{ id: string }> }>('calls.list', { query: { end_reason: ['transfer_failed'], limit: 1 } })).calls[0]!.id
   ids.viewerToken = (await trpcMutation<{ token: string }>('tokens.create', { name: 'a11y viewer', role: 'viewer' })).token
   const revoked = await trpcMutation<{ token: string; record: { id: string } }>('tokens.create', { name: 'a11y revoked', role: 'viewer' })
   await trpcMutation('tokens.revoke', { id: revoked.record.id })
@@ -118,6 +120,10 @@ const VISITS: Visit[] = [
   page_('squad', () => `#/squads/${ids.squad}`, (p) => p.getByTestId('hour-chart').locator('.recharts-bar-rectangle').first().waitFor()),
   page_('squad-pulled', () => `#/squads/${ids.pulledSquad}`, (p) => p.getByTestId('pulled-note').waitFor()),
   page_('calls', () => '#/calls?period=all', (p) => p.getByTestId('calls-table').locator('tbody tr').first().waitFor()),
+  page_('call', () => `#/calls/${ids.call}?turn=1`, async (p) => {
+    await p.locator('[data-testid="span-row"][data-kind="transfer"] [data-testid="span-toggle"]').first().click()
+    await p.getByTestId('span-lines').waitFor()
+  }),
   page_('call-logs', () => '#/logs', (p) => p.getByTestId('call-log-histogram').locator('.recharts-area-area').first().waitFor()),
   page_('call-logs-filter-open', () => '#/logs', async (p) => {
     await p.getByTestId('call-log-row').first().waitFor()

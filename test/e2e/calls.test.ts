@@ -61,10 +61,11 @@ describe('calls page in Chromium', () => {
     await page.getByTestId('calls-more').click()
     await expect.poll(async () => (await rowIds(page)).length).toBe(200)
     expect(await rowIds(page)).toEqual(truth<string>('select id from calls order by coalesce(duration_ms, -1) desc, id desc limit 200'))
-    // A call opens its log lines in the explorer.
+    // A call opens its page (test/e2e/call-detail.test.ts goes on from there).
     const first = (await rowIds(page))[0]!
-    await page.locator(`tr[data-call-id="${first}"] a`).first().click()
-    await page.waitForURL(new RegExp(`#/logs\\?call=${first}`))
+    await page.locator(`tr[data-call-id="${first}"] [data-testid="call-link"]`).click()
+    await page.waitForURL(new RegExp(`#/calls/${first}$`))
+    await page.getByTestId('call-waterfall').waitFor()
     expect(errors).toEqual([])
     await page.close()
   })

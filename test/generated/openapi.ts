@@ -180,6 +180,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a call
+         * @description Not one of the service interface's operations: Callscope's page of one call. Its header (the calls record, or for a call known only from its log lines, what they say), its log lines as spans of a waterfall (STT, LLM, TTS, tool, transfer and events), the turns with each response latency (caller stops → agent starts speaking) and their median and p90, the session's transcript, the transfer chain, the recording's metadata, ids to link to, and what the data lacks (`missing`). How spans and turns are derived: docs/api.md, "Call detail". A tenant-scoped token sees only its tenant's calls; any other id answers 404.
+         */
+        get: operations["get_call"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/logs/calls/stream": {
         parameters: {
             query?: never;
@@ -670,6 +690,223 @@ export interface components {
             ended_at: string | null;
             duration_ms: number | null;
         };
+        CallDetail: {
+            call: components["schemas"]["CallHeader"];
+            /**
+             * Format: date-time
+             * @description Origin of the spans' start_ms/end_ms: the earliest of the call start and the spans
+             */
+            timeline_start: string | null;
+            /**
+             * Format: date-time
+             * @description The latest span end
+             */
+            timeline_end: string | null;
+            /** @description The call's log lines in time order (the first 5000) */
+            lines: components["schemas"]["CallLine"][];
+            lines_total: number;
+            spans: components["schemas"]["CallSpan"][];
+            turns: components["schemas"]["CallTurn"][];
+            /** @description Over the turns whose latency is known */
+            turn_latency: {
+                count: number;
+                /** @description Median of the turn latencies */
+                median_ms: number | null;
+                /** @description 90th percentile (linear interpolation) */
+                p90_ms: number | null;
+            };
+            /** @description The session's messages in order (empty when the session is not in this store) */
+            transcript: components["schemas"]["CallMessage"][];
+            /** @description The transfer chain in order: the first from_agent is the agent that answered */
+            transfers: components["schemas"]["CallTransfer"][];
+            recording: components["schemas"]["CallRecording"];
+            links: {
+                /** @description The session's id (its transcript page when session_in_store) */
+                session_id: string | null;
+                session_in_store: boolean;
+                /** @description Distinct trace ids of the call's lines, most lines first */
+                trace_ids: string[];
+            };
+            /** @description What the data lacks for this page, in words (pulled data may lack details the page reads) */
+            missing: string[];
+        };
+        CallHeader: {
+            id: string;
+            /**
+             * @description call_record: the header is the calls row; log_lines: there is no calls row, and the header is read from the log lines (status unknown)
+             * @enum {string}
+             */
+            source: "call_record" | "log_lines";
+            tenant_id: string;
+            tenant_name: string | null;
+            /** @description The agent that answered (the first of a transfer chain) */
+            agent_id: string | null;
+            agent_name: string | null;
+            /** @description The session the call carried */
+            conversation_id: string | null;
+            squad_id: string | null;
+            squad_name: string | null;
+            sip_trunk_id: string | null;
+            /** @description inbound or outbound (web for a WebRTC call known from its lines only) */
+            direction: string | null;
+            from_number: string | null;
+            to_number: string | null;
+            status: string | null;
+            end_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When the call started
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description When an agent answered
+             */
+            answered_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the call ended
+             */
+            ended_at: string | null;
+            /** @description How long the call lasted */
+            duration_ms: number | null;
+            /** @description The caller's wait before the agent joined (the agent-joined line's wait_ms) */
+            wait_ms: number | null;
+        };
+        CallLine: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the line was logged
+             */
+            timestamp: string;
+            log_type: string;
+            /** @enum {string} */
+            log_level: "debug" | "info" | "warning" | "error" | "critical";
+            message: string;
+            details: {
+                [key: string]: unknown;
+            };
+            request_id: string | null;
+            trace_id: string | null;
+            /** @description Index of the span the line belongs to (null: its timestamp could not be read) */
+            span: number | null;
+            /** @description Number of the turn the line belongs to (null: before the first turn or from the end of the call on) */
+            turn: number | null;
+        };
+        CallSpan: {
+            index: number;
+            /** @description The lines' log_type: stt, llm, tts, tool, transfer (spans of work), call, sip, webhook, system, … (events) */
+            kind: string;
+            /** @description The span's first line's message */
+            label: string;
+            /**
+             * Format: date-time
+             * @description Start of the span
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description End of the span (equal to start for an instant)
+             */
+            end: string;
+            /** @description Start, in ms after timeline_start */
+            start_ms: number;
+            /** @description End, in ms after timeline_start */
+            end_ms: number;
+            /** @description The latency the lines report (details.latency_ms), or for a span of several lines without one, its length */
+            latency_ms: number | null;
+            /** @description An LLM response's details.time_to_first_token_ms */
+            time_to_first_token_ms: number | null;
+            /**
+             * @description The most severe level among its lines
+             * @enum {string}
+             */
+            level: "debug" | "info" | "warning" | "error" | "critical";
+            /** @description A line of the span is at level error or critical */
+            error: boolean;
+            /** @description A request whose response or result line never came: it ends at its last line */
+            unfinished: boolean;
+            line_ids: string[];
+            turn: number | null;
+        };
+        CallTurn: {
+            /** @description 1 for the first thing the caller said */
+            number: number;
+            /**
+             * Format: date-time
+             * @description The STT final transcript's timestamp: the caller stopped speaking
+             */
+            caller_stopped_at: string;
+            /**
+             * Format: date-time
+             * @description The first TTS line after it: the agent started speaking (null: none before the caller spoke again or the call ended)
+             */
+            agent_started_at: string | null;
+            /** @description agent_started_at − caller_stopped_at */
+            latency_ms: number | null;
+            /** @description What the caller said: the user message of the turn, else the transcript line's message */
+            caller_text: string | null;
+            stt_line_id: string;
+            tts_line_id: string | null;
+            line_ids: string[];
+            message_ids: string[];
+            /** @description Why the latency is missing, when it is */
+            note: string | null;
+        };
+        CallMessage: {
+            id: string;
+            position: number;
+            role: string;
+            content: string;
+            language: string | null;
+            tool_name: string | null;
+            tool_call_id: string | null;
+            /** @description Parsed JSON, or null */
+            tool_arguments?: unknown;
+            /** @description Parsed JSON, or null */
+            tool_result?: unknown;
+            latency_ms: number | null;
+            /**
+             * Format: date-time
+             * @description When the message was written
+             */
+            created_at: string;
+            turn: number | null;
+        };
+        CallTransfer: {
+            from_agent_id: string | null;
+            from_agent_name: string | null;
+            to_agent_id: string | null;
+            to_agent_name: string | null;
+            reason: string | null;
+            /** @description success or failed; null while unknown */
+            outcome: string | null;
+            /** @description How long the hand-over took */
+            latency_ms: number | null;
+            /**
+             * Format: date-time
+             * @description When the transfer was requested
+             */
+            requested_at: string;
+            /**
+             * @description transfers: the session's transfer records; log_lines: read from transfer lines (no records)
+             * @enum {string}
+             */
+            source: "transfers" | "log_lines";
+        };
+        CallRecording: {
+            format: string | null;
+            size_bytes: number | null;
+            retention_days: number | null;
+            url: string | null;
+            /**
+             * Format: date-time
+             * @description The recording line's timestamp
+             */
+            saved_at: string;
+            line_id: string;
+        } | null;
     };
     responses: never;
     parameters: never;
@@ -1124,6 +1361,56 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_call: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Call id (the `call_id` of its log lines) */
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallDetail"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

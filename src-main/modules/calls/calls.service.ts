@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely'
+import type { CallDetail } from '../../../src-shared/schemas/call-detail'
 import { type CallList, type CallListQuery, decodeCallCursor, encodeCallCursor } from '../../../src-shared/schemas/call'
 import type { Database } from '../../db/schema'
 import { InvalidInputError } from '../../kit/errors'
 import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
+import { getCallDetail } from './calls.detail'
 import * as repo from './calls.repo'
 
 /** A phone number as typed ("+1 (415) 555-01"), as stored: digits and a leading +. */
@@ -38,6 +40,9 @@ export function createCallsService(db: Kysely<Database>) {
         by_end_reason: counts.byEndReason.map((r) => ({ end_reason: r.end_reason, count: num(r.count) })),
       }
     },
+
+    /** One call's page (calls.detail.ts); "Call not found" for an id neither a row nor a line of a visible tenant has. */
+    get: (principal: Principal, callId: string): Promise<CallDetail> => getCallDetail(db, principal, callId),
   }
 }
 

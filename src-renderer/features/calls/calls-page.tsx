@@ -9,6 +9,7 @@ import { QueryState } from '../../components/query-state'
 import type { RouterInputs } from '../../lib/api-types'
 import { formatMs, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
+import { STATUS_COLOR } from './call-facts'
 import { useUrlParam } from '../../lib/url-param'
 
 type Sort = (typeof CALL_SORTS)[number]
@@ -21,7 +22,6 @@ const PERIODS = [
   { value: '30', label: '30 days' },
   { value: 'all', label: 'All' },
 ]
-const STATUS_COLOR: Record<string, string> = { completed: 'green', failed: 'red', in_progress: 'blue', ringing: 'blue', busy: 'orange', no_answer: 'orange' }
 
 /** A header that sorts the list: the same click again turns the order round. */
 function SortHeader({ label, sort, current, order, onSort, ta }: { label: string; sort: Sort; current: Sort; order: 'asc' | 'desc'; onSort: (sort: Sort) => void; ta?: 'right' }) {
@@ -193,7 +193,7 @@ export function CallsPage() {
                 {rows.map((c) => (
                   <Table.Tr key={c.id} data-call-id={c.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={`/logs?call=${c.id}`} size="sm" title="This call's log lines">
+                      <Anchor component={Link} to={`/calls/${encodeURIComponent(c.id)}`} size="sm" title="This call's page: timeline, turns, transcript" data-testid="call-link">
                         {formatTimestamp(c.started_at)}
                       </Anchor>
                     </Table.Td>
