@@ -29,8 +29,8 @@ beforeAll(async () => {
 afterAll(() => session?.close())
 
 /** Stores lines through the import route, as an upload from another tab or tool would. */
-async function importLines(messages: string[], level = 'error'): Promise<void> {
-  const body = messages.map((message) => JSON.stringify({ id: randomUUID(), tenant_id: tenant, log_type: 'llm', log_level: level, message, timestamp: new Date().toISOString() })).join('\n')
+async function importLines(messages: string[], level = 'error', extra: Record<string, unknown> = {}): Promise<void> {
+  const body = messages.map((message) => JSON.stringify({ id: randomUUID(), tenant_id: tenant, log_type: 'llm', log_level: level, message, timestamp: new Date().toISOString(), ...extra })).join('\n')
   const response = await fetch(`${session.server.url}/imports/call-logs?format=ndjson`, { method: 'POST', body, headers: { Authorization: `Bearer ${session.sessionToken}` } })
   expect(response.status).toBe(201)
 }
@@ -75,6 +75,38 @@ describe('live tail in the explorer', () => {
     await page.reload()
     await page.getByTestId('call-log-row').first().waitFor()
     expect(await firstMessages(page, 1)).toEqual(['Live: after stopping'])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it("grows a call's page as its lines are stored, and holds them while a turn is chosen", async () => {
+    const db = new Database(dbPath, { readonly: true })
+    const call = db.prepare("select id, tenant_id, ended_at from calls where status = 'completed' and conversation_id is not null order by started_at desc limit 1").get() as { id: string; tenant_id: string; ended_at: string }
+    // Lines of the call's last seconds, as a webhook retry or a late recording would be.
+    const late = (ms: number) => new Date(Date.parse(call.ended_at) + ms).toISOString()
+    const lines = () => db.prepare('select count(*) from call_logs where call_id = ?').pluck().get(call.id) as number
+    const { page, errors } = await openConsolePage(browser, session.signInLink, `#/calls/${call.id}`, 'call-links', 900)
+    const explorerLink = page.getByTestId('call-explorer-link')
+    await expect.poll(() => page.getByTestId('call-live-state').innerText()).toBe('Following new lines')
+    const before = lines()
+    expect(await explorerLink.innerText()).toBe(`${before} lines in the explorer`)
+
+    await importLines(['Live on the call: webhook call.ended retried'], 'warning', { call_id: call.id, tenant_id: call.tenant_id, log_type: 'webhook', timestamp: late(3_000) })
+    const stored = Date.now()
+    await page.getByText(`${before + 1} lines in the explorer`).waitFor({ timeout: 1000 })
+    expect(Date.now() - stored).toBeLessThan(1000)
+
+    // Reading a turn: new lines are counted, not shown, until asked for.
+    await page.getByTestId('turn-select').first().click()
+    await importLines(['Live on the call: late line 1', 'Live on the call: late line 2'], 'info', { call_id: call.id, tenant_id: call.tenant_id, log_type: 'call', timestamp: late(4_000) })
+    await expect.poll(() => page.getByTestId('call-new-lines').innerText()).toBe('2 new lines: show')
+    expect(await explorerLink.innerText()).toBe(`${before + 1} lines in the explorer`)
+    await screenshot(page, 'call-page-live-held')
+    expect(await wcagViolations(page)).toEqual([])
+    await page.getByTestId('call-new-lines').click()
+    await expect.poll(() => explorerLink.innerText()).toBe(`${before + 3} lines in the explorer`)
+    expect(lines()).toBe(before + 3)
+    db.close()
     expect(errors).toEqual([])
     await page.close()
   })

@@ -1,5 +1,5 @@
-import { Alert, Anchor, Badge, Box, Group, Stack, Text } from '@mantine/core'
-import { IconAlertTriangle, IconListDetails, IconMessages, IconRoute } from '@tabler/icons-react'
+import { Alert, Anchor, Badge, Box, Button, Group, Stack, Text } from '@mantine/core'
+import { IconAlertTriangle, IconListDetails, IconMessages, IconRefresh, IconRoute } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
@@ -12,6 +12,7 @@ import { CallHeaderFields, MissingNote, STATUS_COLOR, TransferChain } from './ca
 import { CallTranscript } from './call-transcript'
 import { CallTurns } from './call-turns'
 import { CallWaterfall } from './call-waterfall'
+import { useCallLive } from './use-call-live'
 
 const intParam = (text: string) => (/^\d+$/.test(text) ? Number(text) : null)
 
@@ -52,6 +53,22 @@ function CallLinks({ detail }: { detail: CallDetail }) {
   )
 }
 
+/** What the page's live tail is doing, in words, and the lines held back while a turn or span is chosen. */
+function LiveNote({ live }: { live: ReturnType<typeof useCallLive> }) {
+  if (live.pending > 0) {
+    return (
+      <Button size="compact-xs" variant="light" leftSection={<IconRefresh size={12} />} onClick={live.refresh} data-testid="call-new-lines">
+        {live.pending.toLocaleString('en-US')} new {live.pending === 1 ? 'line' : 'lines'}: show
+      </Button>
+    )
+  }
+  return (
+    <Text size="xs" c="dimmed" role="status" data-testid="call-live-state">
+      {live.status === 'pending' ? 'Following new lines' : live.status === 'idle' ? '' : 'Connecting…'}
+    </Text>
+  )
+}
+
 /** The page's content: header, latency, transfers, then the waterfall beside the transcript. */
 function CallView({ detail }: { detail: CallDetail }) {
   const [params, setParams] = useSearchParams()
@@ -71,6 +88,7 @@ function CallView({ detail }: { detail: CallDetail }) {
       { replace: true },
     )
   const setTurn = (next: number | null) => select({ turn: next })
+  const live = useCallLive(detail.call.id, turn !== null || span !== null)
   const c = detail.call
   // A turn chosen on one side is brought into view on the other.
   useEffect(() => {
@@ -95,7 +113,10 @@ function CallView({ detail }: { detail: CallDetail }) {
             {c.id}
           </Text>
         </BreadcrumbTitle>
-        <CallLinks detail={detail} />
+        <Stack gap={4} align="flex-end">
+          <CallLinks detail={detail} />
+          <LiveNote live={live} />
+        </Stack>
       </Group>
       <MissingNote missing={detail.missing} />
       <Box style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 3fr) minmax(0, 2fr)', gap: 'var(--mantine-spacing-md)', alignItems: 'start' }}>
