@@ -211,17 +211,23 @@ Cases of the HTTP table:
 ${cases.map((c) => `- **${c.name}**: \`GET ${c.path.replace(/agent_id=[0-9a-f-]+/, 'agent_id=<busiest agent>').replace(/agents\/[0-9a-f-]+/, 'agents/<busiest agent>')}\``).join('\n')}
 `
   const reportPath = join(root, 'docs', 'benchmarks.md')
-  writeFileSync(reportPath, report + keptSections(reportPath))
+  writeFileSync(reportPath, report + keptSections(reportPath, report))
   console.log(report)
 }
 
-/** Sections other commands write into the same file (`npm run bench:readers`, `npm run fuzz`), kept as they are. */
-function keptSections(reportPath: string): string {
+/**
+ * Sections other commands write into the same file (`npm run bench:readers`, `bench:pull`,
+ * `bench:live`, `npm run fuzz`, …): every `## ` section of the previous file that this report does
+ * not write itself, kept as it is, so a new bench command's section survives without a list to update.
+ */
+function keptSections(reportPath: string, report: string): string {
   if (!existsSync(reportPath)) return ''
   const previous = readFileSync(reportPath, 'utf8')
-  return ['## Where the time goes', '## Readers', '## Import memory', '## Fuzzing', '## Call page']
-    .map((heading) => sectionOf(previous, heading))
-    .map((section) => (section ? `\n${section}\n` : ''))
+  const headings = (text: string) => text.split('\n').filter((line) => line.startsWith('## '))
+  const own = new Set(headings(report))
+  return headings(previous)
+    .filter((heading) => !own.has(heading))
+    .map((heading) => `\n${sectionOf(previous, heading)}\n`)
     .join('')
 }
 
