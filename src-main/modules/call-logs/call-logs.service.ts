@@ -10,7 +10,8 @@ import { type Principal, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import { type ExportFormat, exportStream } from './call-logs.export'
 import * as repo from './call-logs.repo'
-import { createCallLogSearch } from './call-logs.search'
+import { type CallLogSearchOptions, createCallLogSearch, defaultQueryBudget } from './call-logs.search'
+import { compileLogQuery, type LogQueryFilter } from './log-query'
 
 function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter {
   return {
@@ -22,10 +23,18 @@ function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter
   }
 }
 
-export function createCallLogsService(db: Kysely<Database>, json: JsonReads) {
+export function createCallLogsService(db: Kysely<Database>, json: JsonReads, options: CallLogSearchOptions = {}) {
+  const budget = options.queryBudgetMs ?? defaultQueryBudget()
   return {
     /** The console's search, facets, histogram and context (call-logs.search.ts). */
-    ...createCallLogSearch(db),
+    ...createCallLogSearch(db, { queryBudgetMs: budget }),
+    /**
+     * The query language compiled (log-query.ts): its condition for `logQueryCondition` and its
+     * time range. Throws LogQuerySyntaxError (an InvalidInputError) with the position. For live tail.
+     */
+    compileLogQuery(text: string, now?: Date): LogQueryFilter {
+      return compileLogQuery(text, now)
+    },
     /** Call logs, newest first; a tenant token sees only its tenant's records. */
     async list(principal: Principal, query: CallLogQuery): Promise<CallLog[]> {
       return (await repo.listCallLogs(db, toFilter(principal, query))).map(toCallLog)
@@ -39,12 +48,12 @@ export function createCallLogsService(db: Kysely<Database>, json: JsonReads) {
      * HTTP download and `callscope export logs` stream. `onRows` is told each chunk's record count.
      */
     exportStream(principal: Principal, filter: CallLogFilter, format: ExportFormat, onRows?: (n: number) => void): ReadableStream<Uint8Array> {
-      return exportStream(db, json, principal, filter, format, onRows)
+      return exportStream(db, json, principal, filter, format, onRows, budget)
     },
     /** The filtered view written to a file (the desktop app's export, after its save dialog). */
     async exportToFile(principal: Principal, filter: CallLogFilter, format: ExportFormat, path: string): Promise<{ path: string; rows: number }> {
       let rows = 0
-      const stream = exportStream(db, json, principal, filter, format, (n) => (rows += n))
+      const stream = exportStream(db, json, principal, filter, format, (n) => (rows += n), budget)
       await pipeline(Readable.fromWeb(stream as never), createWriteStream(path))
       return { path, rows }
     },
