@@ -13,6 +13,7 @@ const FILTERS: Array<[keyof typeof VIEW_PARAM_NAMES, string]> = [
   ['levels', 'only these levels, comma-separated (debug,info,warning,error,critical)'],
   ['types', 'only these log types, comma-separated'],
   ['q', 'full-text search in messages (words, "a phrase", prefix*)'],
+  ['query', 'a query in the explorer\'s language, e.g. \'level:error (imeout OR "rate limit") @last 24h\' (docs/query-language.md)'],
   ['callId', 'only lines of this call id'],
   ['traceId', 'only lines of this trace id'],
   ['sessionId', 'only lines of this session id'],
@@ -40,7 +41,10 @@ export function registerExport(program: Command): void {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!
       const option = VIEW_PARAM_NAMES[issue.path[0] as keyof typeof VIEW_PARAM_NAMES] ?? issue.path.join('.')
-      return command.error(`error: option '--${option}': ${issue.message}`, { exitCode: 2 })
+      // A query that does not parse: the query again with a caret under the problem.
+      const at = (issue as { params?: { ctx?: { offset?: number } } }).params?.ctx?.offset
+      const caret = option === 'query' && at !== undefined ? `\n  ${opts.query}\n  ${' '.repeat(at)}^` : ''
+      return command.error(`error: option '--${option}': ${issue.message}${caret}`, { exitCode: 2 })
     }
     await withService(opts.db, async (service) => {
       // The CLI runs as the store's owner, as the desktop app does.

@@ -46,19 +46,21 @@ export function exportStream(
   let done = resolved === 'nothing'
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      let next: Chunk | null = null
+      if (!done && resolved !== 'nothing') {
+        // Lines built by the query and joined on a reader (a record's JSON, or its CSV line by
+        // csvField's rules): the main thread only forwards the bytes. Read before the CSV header
+        // goes out, so a query stopped at its budget fails before the first byte (the HTTP route's 422).
+        next = await withinBudget(resolved, budgetMs, (f) => searchPageLines(db, json, f, cursor, CHUNK_ROWS, format))
+        cursor = next.cursor
+        onRows?.(next.rows)
+        if (next.rows < CHUNK_ROWS) done = true
+      }
       if (!started) {
         started = true
         if (format === 'csv') controller.enqueue(encoder.encode(csvHeader()))
       }
-      if (!done && resolved !== 'nothing') {
-        // Lines built by the query and joined on a reader (a record's JSON, or its CSV line by
-        // csvField's rules): the main thread only forwards the bytes.
-        const next: Chunk = await withinBudget(resolved, budgetMs, (f) => searchPageLines(db, json, f, cursor, CHUNK_ROWS, format))
-        cursor = next.cursor
-        onRows?.(next.rows)
-        if (next.rows < CHUNK_ROWS) done = true
-        if (next.bytes.byteLength > 0) controller.enqueue(next.bytes)
-      }
+      if (next && next.bytes.byteLength > 0) controller.enqueue(next.bytes)
       if (done) controller.close()
     },
   }, { highWaterMark: 1 })
