@@ -129,6 +129,12 @@ const VISITS: Visit[] = [
     await p.getByTestId('call-log-histogram').locator('.recharts-area-area').first().waitFor()
   }),
   page_('call-logs-empty', () => '#/logs?q=zzqx', (p) => p.getByText('No log line matches this filter.').waitFor()),
+  page_('call-logs-query-error', () => `#/logs?query=${encodeURIComponent('level:error (imeout')}`, testId('query-error')),
+  page_('call-logs-query-help', () => `#/logs?query=${encodeURIComponent('imeout OR "rate limit"')}`, async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    await p.getByRole('button', { name: 'Query help' }).click()
+    await p.getByTestId('query-help').waitFor()
+  }),
   page_('providers', () => '#/providers', testId('llm-models')),
   page_('providers-stt', () => '#/providers?tab=stt', async (p) => {
     await p.getByTestId('stt-provider').fill('deepgram')
