@@ -219,7 +219,7 @@ ${cases.map((c) => `- **${c.name}**: \`GET ${c.path.replace(/agent_id=[0-9a-f-]+
 function keptSections(reportPath: string): string {
   if (!existsSync(reportPath)) return ''
   const previous = readFileSync(reportPath, 'utf8')
-  return ['## Where the time goes', '## Readers', '## Import memory', '## Fuzzing']
+  return ['## Where the time goes', '## Readers', '## Import memory', '## Fuzzing', '## Query language']
     .map((heading) => sectionOf(previous, heading))
     .map((section) => (section ? `\n${section}\n` : ''))
     .join('')

@@ -11,7 +11,7 @@ import { toCallLog } from './call-log-row'
 import * as repo from './call-logs.search.repo'
 import { toFtsQuery, highlightRanges } from './fts-query'
 import { compileLogQuery } from './log-query'
-import { mergeRanges, positiveTextTerms, substringRanges, wordHighlightMatch } from './log-query.highlight'
+import { mergeRanges, positiveTextTerms, substringRanges, wordRanges } from './log-query.highlight'
 import { QUERY_BUDGET_MS, tooSlowError } from './log-query.slow'
 import { isBudgetExceeded } from '../../db/query-budget'
 
@@ -120,15 +120,14 @@ export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearch
   const budget = options.queryBudgetMs ?? defaultQueryBudget()
   const line = (row: CallLogRow): CallLogLine => ({ ...toCallLog(row), seq: row.seq })
 
-  /** Marks of `q` (word index) and of the query's text terms (word index and substrings), merged. */
+  /** Marks of `q` (FTS5's highlight(), as always) and of the query's text terms (log-query.highlight.ts), merged. */
   async function markMatches(f: repo.ResolvedCallLogFilter, page: CallLogLine[]): Promise<void> {
     const terms = positiveTextTerms(f.query?.where)
-    const matches = [f.match, wordHighlightMatch(terms)].filter((m): m is string => Boolean(m))
-    if (matches.length === 0 && terms.length === 0) return
-    const marked = matches.length === 0 || page.length === 0 ? new Map<number, string>() : await repo.highlights(db, matches.join(' OR '), page.map((r) => r.seq))
+    if (!f.match && terms.length === 0) return
+    const marked = f.match && page.length > 0 ? await repo.highlights(db, f.match, page.map((r) => r.seq)) : new Map<number, string>()
     for (const r of page) {
       const h = marked.get(r.seq)
-      r.highlights = mergeRanges([...(h === undefined ? [] : highlightRanges(r.message, h)), ...substringRanges(r.message, terms)])
+      r.highlights = mergeRanges([...(h === undefined ? [] : highlightRanges(r.message, h)), ...substringRanges(r.message, terms), ...wordRanges(r.message, terms)])
     }
   }
 

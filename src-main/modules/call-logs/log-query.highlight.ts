@@ -14,12 +14,59 @@ export function positiveTextTerms(node: QueryNode | null | undefined): TextNode[
   return []
 }
 
-/** The word index's FTS5 query that marks the word and phrase terms, or null when there are none. */
-export function wordHighlightMatch(terms: TextNode[]): string | null {
-  const words = terms
-    .filter((t) => textIndexOf(t) === 'words')
-    .map((t) => `"${t.value.replace(/\u0000/g, ' ').replace(/"/g, '""')}"${t.mode === 'phrase' ? '' : '*'}`)
-  return words.length > 0 ? words.join(' OR ') : null
+interface Token {
+  text: string
+  start: number
+  end: number
+}
+
+/**
+ * Words as the word index reads them (unicode61, remove_diacritics 2): runs of letters and digits,
+ * lower case, diacritics removed, with their [start, end) UTF-16 offsets in the text.
+ */
+function words(text: string): Token[] {
+  const out: Token[] = []
+  let current: Token | null = null
+  let at = 0
+  for (const ch of text) {
+    if (/[\p{L}\p{N}]/u.test(ch)) {
+      const folded = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+      if (current) {
+        current.text += folded
+        current.end = at + ch.length
+      } else current = { text: folded, start: at, end: at + ch.length }
+    } else if (current) {
+      out.push(current)
+      current = null
+    }
+    at += ch.length
+  }
+  if (current) out.push(current)
+  return out
+}
+
+/**
+ * [start, end) ranges of the word, phrase and prefix terms in the message, found as the word index
+ * finds them. Computed here rather than with FTS5's highlight(), which evaluates the whole MATCH
+ * again (for a prefix such as `e*`, every line's words: seconds on a million lines) to mark 200.
+ */
+export function wordRanges(message: string, terms: TextNode[]): Array<[number, number]> {
+  const ranges: Array<[number, number]> = []
+  const tokens = words(message)
+  for (const term of terms) {
+    if (textIndexOf(term) !== 'words') continue
+    const wanted = words(term.value).map((t) => t.text)
+    if (wanted.length === 0) continue
+    const prefix = term.mode !== 'phrase'
+    for (let i = 0; i + wanted.length <= tokens.length; i++) {
+      const matches = wanted.every((w, j) => {
+        const token = tokens[i + j]!.text
+        return prefix && j === wanted.length - 1 ? token.startsWith(w) : token === w
+      })
+      if (matches) ranges.push([tokens[i]!.start, tokens[i + wanted.length - 1]!.end])
+    }
+  }
+  return ranges
 }
 
 /** [start, end) ranges of each substring term in the message, any case. */
