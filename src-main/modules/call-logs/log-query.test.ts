@@ -153,6 +153,17 @@ describe('the query language against the store: every operator finds exactly its
     expect(negated.rows.every((r) => (r.highlights ?? []).length === 0)).toBe(true)
   })
 
+  it('marks words as the word index reads them: any case, diacritics folded, prefixes to the word\'s end', async () => {
+    const page = await service.search(admin, callLogFilterSchema.parse({ query: '"cafe" OR rate* OR "request failed"' }), null, 100)
+    const marks = Object.fromEntries(page.rows.map((r) => [r.message, (r.highlights ?? []).map(([s, e]) => r.message.slice(s, e))]))
+    expect(marks).toEqual({
+      'Café opened': ['Café'],
+      'Rate limit reached, retrying': ['Rate'],
+      'rate-limit exceeded for tenant': ['rate'],
+      'LLM request failed after 2 attempts: groq timeout': ['request failed'],
+    })
+  })
+
   it('refuses a query that does not parse, with its position, before any read', () => {
     const parsed = callLogFilterSchema.safeParse({ query: 'level:error (imeout' })
     expect(parsed.success).toBe(false)
