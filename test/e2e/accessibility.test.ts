@@ -266,11 +266,11 @@ describe('the console from the keyboard alone', () => {
 
   it('searches the call logs, moves through the rows, opens a line and closes it again', async () => {
     const page = await signedIn(context, '#/logs', (p) => p.getByTestId('call-log-row').first().waitFor())
-    const search = await tabTo(page, (f) => f.label === 'Search messages', 'the explorer’s search')
+    const search = await tabTo(page, (f) => f.testId === 'query-input', 'the explorer’s query box')
     expect(search.tag).toBe('input')
     const word = 'timed'
     await page.keyboard.type(word)
-    await expect.poll(() => page.url()).toContain(`q=${word}`)
+    await expect.poll(() => page.url()).toContain(`query=${word}`)
     await expect.poll(() => page.getByTestId('call-log-message').first().locator('mark').count()).toBeGreaterThan(0)
     const firstRowIds = () => page.getByTestId('call-log-row').evaluateAll((els) => els.slice(0, 2).map((e) => e.getAttribute('data-id')))
 

@@ -48,56 +48,56 @@ export function CallLogFilters({ view, setView, agents, facets }: CallLogFilters
 
   return (
     <Stack gap={6} data-testid="call-log-filters">
-    <QueryBox value={view.query} onCommit={(query) => setView({ query })} />
-    <Group gap="sm" align="flex-end" wrap="wrap">
-      <CommitInput label="From (UTC)" value={view.from} onCommit={(from) => setView({ from })} placeholder="2026-11-01 or …T09:30" />
-      <CommitInput label="To (UTC)" value={view.to} onCommit={(to) => setView({ to })} placeholder="2026-11-02" />
-      <Select
-        label="Agent"
-        aria-label="Agent"
-        size="xs"
-        w={200}
-        searchable
-        clearable
-        placeholder="All agents"
-        data={agentOptions}
-        value={view.agentId ?? null}
-        onChange={(agentId) => setView({ agentId: agentId ?? undefined })}
-      />
-      <MultiSelect
-        label="Level"
-        aria-label="Level"
-        size="xs"
-        w={220}
-        clearable
-        placeholder={view.levels?.length ? undefined : 'All levels'}
-        data={LOG_LEVELS.map((l) => ({ value: l, label: withCount(l, facets?.levels) }))}
-        value={view.levels ?? []}
-        onChange={(levels) => setView({ levels })}
-        data-testid="level-filter"
-      />
-      <MultiSelect
-        label="Type"
-        aria-label="Type"
-        size="xs"
-        w={220}
-        clearable
-        searchable
-        placeholder={view.types?.length ? undefined : 'All types'}
-        data={types.map((t) => ({ value: t, label: withCount(t, facets?.types) }))}
-        value={view.types ?? []}
-        onChange={(types) => setView({ types })}
-      />
-      <Button
-        size="xs"
-        variant="subtle"
-        onClick={() =>
-          setView({ from: undefined, to: undefined, agentId: undefined, levels: undefined, types: undefined, q: undefined, query: undefined, callId: undefined, traceId: undefined, sessionId: undefined })
-        }
-      >
-        Clear filters
-      </Button>
-    </Group>
+      <QueryBox value={view.query} onCommit={(query) => setView({ query })} />
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <CommitInput label="From (UTC)" value={view.from} onCommit={(from) => setView({ from })} placeholder="2026-11-01 or …T09:30" />
+        <CommitInput label="To (UTC)" value={view.to} onCommit={(to) => setView({ to })} placeholder="2026-11-02" />
+        <Select
+          label="Agent"
+          aria-label="Agent"
+          size="xs"
+          w={200}
+          searchable
+          clearable
+          placeholder="All agents"
+          data={agentOptions}
+          value={view.agentId ?? null}
+          onChange={(agentId) => setView({ agentId: agentId ?? undefined })}
+        />
+        <MultiSelect
+          label="Level"
+          aria-label="Level"
+          size="xs"
+          w={220}
+          clearable
+          placeholder={view.levels?.length ? undefined : 'All levels'}
+          data={LOG_LEVELS.map((l) => ({ value: l, label: withCount(l, facets?.levels) }))}
+          value={view.levels ?? []}
+          onChange={(levels) => setView({ levels })}
+          data-testid="level-filter"
+        />
+        <MultiSelect
+          label="Type"
+          aria-label="Type"
+          size="xs"
+          w={220}
+          clearable
+          searchable
+          placeholder={view.types?.length ? undefined : 'All types'}
+          data={types.map((t) => ({ value: t, label: withCount(t, facets?.types) }))}
+          value={view.types ?? []}
+          onChange={(types) => setView({ types })}
+        />
+        <Button
+          size="xs"
+          variant="subtle"
+          onClick={() =>
+            setView({ from: undefined, to: undefined, agentId: undefined, levels: undefined, types: undefined, q: undefined, query: undefined, callId: undefined, traceId: undefined, sessionId: undefined })
+          }
+        >
+          Clear filters
+        </Button>
+      </Group>
     </Stack>
   )
 }

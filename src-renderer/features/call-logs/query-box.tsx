@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from 'react'
 import type { LogQueryError } from '../../../src-shared/log-query/ast'
 import { parseLogQuery } from '../../../src-shared/log-query/parser'
 import { QueryHelp } from './query-help'
+import './call-log-table.css'
 
 interface QueryBoxProps {
   /** The query in the URL: the last one that parsed. */
@@ -17,7 +18,7 @@ function ErrorPointer({ text, error }: { text: string; error: LogQueryError }) {
   const end = Math.min(text.length, error.offset + Math.max(error.length, 1))
   return (
     <Box data-testid="query-error">
-      <Text size="xs" c="red.8" className="call-log-query-error" lh={1.4}>
+      <Text size="xs" className="call-log-query-error" lh={1.4}>
         Column {error.offset + 1}: {error.message}. {error.hint}
       </Text>
       <Text size="xs" ff="monospace" className="call-log-query-pointer" aria-hidden>
