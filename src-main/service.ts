@@ -85,7 +85,7 @@ export async function createService(options: ServiceOptions) {
     agents: createAgentsService(handle.db),
     conversations: createConversationsService(handle.db),
     overview: createOverviewService(handle.db),
-    callLogs: createCallLogsService(handle.db, handle.json, storeWatch),
+    callLogs: createCallLogsService(handle.db, handle.json, { watch: storeWatch }),
     imports: createImportsService(handle.db, handle.writer),
     pulls,
     syncs,

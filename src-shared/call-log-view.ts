@@ -10,6 +10,8 @@ export interface CallLogViewParams {
   levels?: string[]
   types?: string[]
   q?: string
+  /** The query language (src-shared/log-query): one line of field filters, text and time. */
+  query?: string
   callId?: string
   traceId?: string
   sessionId?: string
@@ -23,6 +25,7 @@ export const VIEW_PARAM_NAMES = {
   levels: 'level',
   types: 'type',
   q: 'q',
+  query: 'query',
   callId: 'call',
   traceId: 'trace',
   sessionId: 'session',

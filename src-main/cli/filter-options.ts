@@ -12,6 +12,7 @@ export const FILTER_HELP: Record<FilterField, string> = {
   levels: 'only these levels, comma-separated (debug,info,warning,error,critical)',
   types: 'only these log types, comma-separated',
   q: 'full-text search in messages (words, "a phrase", prefix*)',
+  query: 'a query in the explorer\'s language, e.g. \'level:error (imeout OR "rate limit") @last 24h\' (docs/query-language.md)',
   callId: 'only lines of this call id',
   traceId: 'only lines of this trace id',
   sessionId: 'only lines of this session id',
@@ -42,7 +43,10 @@ export async function parseFilterOptions(
     const issue = parsed.error.issues[0]!
     const field = issue.path[0] as FilterField
     const option = field in VIEW_PARAM_NAMES ? optionOf(field) : issue.path.join('.')
-    return command.error(`error: option '--${option}': ${issue.message}`, { exitCode: 2 })
+    // A query that does not parse: the query again with a caret under the problem.
+    const at = (issue as { params?: { ctx?: { offset?: number } } }).params?.ctx?.offset
+    const caret = field === 'query' && at !== undefined ? `\n  ${String(opts[option])}\n  ${' '.repeat(at)}^` : ''
+    return command.error(`error: option '--${option}': ${issue.message}${caret}`, { exitCode: 2 })
   }
   return parsed.data
 }

@@ -5,6 +5,7 @@ import { Kysely } from 'kysely'
 import { inlineStore } from './inline-store'
 import { createJsonReads, type JsonReads } from './json-reads'
 import { applyPragmas } from './pragmas'
+import { registerQueryBudget } from './query-budget'
 import { createReadPool, type ReadPool } from './read-pool'
 import type { Database } from './schema'
 import { StoreDialect } from './store-dialect'
@@ -68,6 +69,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true })
   const sqlite = new BetterSqlite3(options.path, { readonly: options.readonly ?? false, nativeBinding: options.nativeBinding })
   applyPragmas(sqlite, options.readonly ?? false)
+  registerQueryBudget(sqlite)
   return { sqlite, ...assemble(options, inlineStore(sqlite, options.path, options.nativeBinding)) }
 }
 

@@ -22,11 +22,11 @@ describe('migrations', () => {
     const names = Object.keys(migrations)
     expect(version).toEqual({ current: names.at(-1), applied: names.length, available: names.length })
     const tables = handle.sqlite
-      .prepare("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'call_logs_fts_%' order by name")
+      .prepare("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'call_logs_fts_%' and name not like 'call_logs_trigram_%' order by name")
       .pluck()
       .all()
     expect(tables).toEqual([
-      'agents', 'api_tokens', 'call_logs', 'call_logs_fts', 'calls', 'conversations', 'imports', 'messages',
+      'agents', 'api_tokens', 'call_logs', 'call_logs_fts', 'call_logs_trigram', 'calls', 'conversations', 'imports', 'messages',
       'provider_credentials', 'pull_cursors', 'pull_syncs', 'pulled_agents', 'pulled_documents', 'pulled_llm_providers', 'pulled_sessions', 'pulled_sip_trunks', 'pulled_squad_analytics', 'pulls', 'settings', 'sip_inbound_trunks', 'squad_members', 'squads', 'tenants', 'transfers',
     ])
   })
@@ -65,6 +65,8 @@ describe('migrations', () => {
         'call_logs_type_timestamp',
         'call_logs_call',
         'call_logs_trace',
+        'call_logs_user',
+        'call_logs_request',
       ]),
     )
     const plan = handle.sqlite
@@ -88,7 +90,8 @@ describe('migrations', () => {
     const objectsBefore = handle.sqlite.prepare("select type, name from sqlite_master where tbl_name = 'call_logs' order by name").all()
     expect(() => insert.run(10, 'c', 'info', 'x', null) && handle!.sqlite.prepare("update call_logs set log_type = 'Call Started' where id = 'c'").run()).toThrow(/CHECK/)
 
-    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    // Up to the last migration before 0014 (which adds objects of its own to call_logs: the trigram index).
+    expect((await migrator.migrateTo('0012-call-list-indexes')).error).toBeUndefined()
     expect(handle.sqlite.prepare('select seq, id, log_level, log_level_original, pull_id from call_logs order by seq').all()).toEqual([
       { seq: 7, id: 'a', log_level: 'error', log_level_original: null, pull_id: 'p1' },
       { seq: 9, id: 'b', log_level: 'info', log_level_original: null, pull_id: null },

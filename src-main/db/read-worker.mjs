@@ -24,6 +24,12 @@ const db = new Database(path, { readonly: true, fileMustExist: true, nativeBindi
 db.pragma('busy_timeout = 5000')
 db.pragma('cache_size = -65536')
 db.pragma('temp_store = MEMORY')
+// The query budget (query-budget.ts, repeated here because this file imports no sources): a read
+// whose WHERE calls it stops with this error once its deadline (epoch ms) has passed.
+db.function('callscope_budget', { deterministic: false }, (deadline) => {
+  if (Date.now() >= Number(deadline)) throw new Error('CALLSCOPE_QUERY_BUDGET_EXCEEDED')
+  return 1
+})
 
 /** Prepared statements by SQL text: the console and the API send the same few shapes again and again. */
 const statements = new Map()

@@ -1,5 +1,6 @@
 import type { WriteContext } from '../db/write-job'
 import { prepareInsert, withIndexesDeferred, withRollbackJournal } from '../db/bulk-insert'
+import { clearMessageIndexes, rebuildMessageIndexes } from '../db/message-indexes'
 import type { Database } from '../db/schema'
 import { type Incident, type Row, type StoryContext, writeConversation } from './conversation-story'
 import { buildOrganization, type Organization } from './organization'
@@ -142,7 +143,7 @@ export function seedDatabase(handle: SeedTarget, options: SeedOptions): SeedResu
   const run = sqlite.transaction(() => {
     if (options.reset) {
       sqlite.prepare('delete from call_logs').run()
-      sqlite.prepare("insert into call_logs_fts(call_logs_fts) values ('delete-all')").run()
+      clearMessageIndexes(sqlite)
       for (const table of DOMAIN_TABLES) sqlite.prepare(`delete from ${table}`).run()
     }
     for (const t of org.tenants) write.tenant(t.row)
@@ -166,7 +167,7 @@ export function seedDatabase(handle: SeedTarget, options: SeedOptions): SeedResu
       phases.generateMs = lap()
     })
     phases.indexMs = lap()
-    sqlite.prepare("insert into call_logs_fts(call_logs_fts) values ('rebuild')").run()
+    rebuildMessageIndexes(sqlite)
     phases.ftsMs = lap()
     applyUsage(handle, org, options.anchor)
   })

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { applyPragmas } from '../db/pragmas'
+import { registerQueryBudget } from '../db/query-budget'
 import { executeOn } from '../db/inline-store'
 import type { Database } from '../db/schema'
 import type { WriteContext } from '../db/write-job'
@@ -22,6 +23,7 @@ let sqlite: BetterSqlite3.Database
 try {
   sqlite = new BetterSqlite3(path, { nativeBinding })
   applyPragmas(sqlite, false)
+  registerQueryBudget(sqlite)
 } catch (error) {
   post({ type: 'failed', error: toWire(error) })
   process.exit(1)

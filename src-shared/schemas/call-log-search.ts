@@ -1,4 +1,5 @@
 import { LOG_LEVELS } from '../constants'
+import { LOG_QUERY_MAX_LENGTH, parseLogQuery } from '../log-query/parser'
 import { laxUuid, parseInstant } from './params'
 import { z } from './zod'
 
@@ -17,6 +18,18 @@ const instant = (endOfDay: boolean) =>
       }
       return parsed
     })
+
+/** A query that does not parse is refused with its position (ctx.offset, ctx.length: UTF-16, 0-based) and a hint. */
+export function checkLogQuery(text: string, ctx: z.RefinementCtx): void {
+  const parsed = parseLogQuery(text)
+  if (parsed.ok) return
+  const { message, offset, length, hint } = parsed.error
+  ctx.addIssue({
+    code: 'custom',
+    message: `${message} (at column ${offset + 1}). ${hint}`,
+    params: { type: 'query_syntax', ctx: { offset, length, column: offset + 1, hint } },
+  })
+}
 
 /**
  * The console's call log filter: richer than `GET /logs/calls`. Every field is optional; a
@@ -38,6 +51,11 @@ export const callLogFilterSchema = z
       .optional(),
     /** Full-text search over messages: words (all must match), "quoted phrases", prefix*. */
     q: z.string().max(500).optional(),
+    /**
+     * The query language (src-shared/log-query, docs/query-language.md): field filters, AND/OR/NOT,
+     * phrases, prefixes, substrings and @last/@since/@until, ANDed with the other fields.
+     */
+    query: z.string().max(LOG_QUERY_MAX_LENGTH).superRefine(checkLogQuery).optional(),
     callId: z.string().max(200).optional(),
     traceId: z.string().max(200).optional(),
     sessionId: z.string().max(200).optional(),

@@ -1,5 +1,6 @@
 import { LOG_LEVELS } from '../constants'
-import { type CallLogFilter, callLogFilterSchema } from './call-log-search'
+import { LOG_QUERY_MAX_LENGTH } from '../log-query/parser'
+import { type CallLogFilter, callLogFilterSchema, checkLogQuery } from './call-log-search'
 import { idParam, integerParam, listParam, uuidQueryParam } from './params'
 import { z } from './zod'
 
@@ -20,7 +21,13 @@ export const callLogStreamQuerySchema = z.object({
   agent_id: idParam('Only records of this agent').optional(),
   log_level: levelList,
   log_type: listParam('Only these log types (llm, stt, tts, tool, call, …); repeatable or comma-separated'),
-  q: z.string().max(500).optional().openapi({ description: 'Full-text search in messages, as in the console: words (all must match), "a phrase", prefix*' }),
+  q: z.string().max(500).optional().openapi({ description: 'Full-text search in messages: words (all must match), "a phrase", prefix*' }),
+  query: z
+    .string()
+    .max(LOG_QUERY_MAX_LENGTH)
+    .superRefine(checkLogQuery)
+    .optional()
+    .openapi({ description: 'A query in the explorer\'s language (docs/query-language.md), e.g. `level:error (imeout OR "rate limit")`; a query that does not parse is a 422 with its position' }),
   call_id: z.string().min(1).max(200).optional().openapi({ description: 'Only records of this call' }),
   trace_id: z.string().min(1).max(200).optional().openapi({ description: 'Only records of this trace' }),
   session_id: z.string().min(1).max(200).optional().openapi({ description: 'Only records of this session' }),
@@ -37,6 +44,7 @@ export function streamQueryFilter(q: CallLogStreamQuery): CallLogFilter {
     levels: q.log_level,
     types: q.log_type,
     q: q.q,
+    query: q.query,
     callId: q.call_id,
     traceId: q.trace_id,
     sessionId: q.session_id,

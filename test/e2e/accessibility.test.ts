@@ -135,6 +135,12 @@ const VISITS: Visit[] = [
     await p.getByTestId('call-log-histogram').locator('.recharts-area-area').first().waitFor()
   }),
   page_('call-logs-empty', () => '#/logs?q=zzqx', (p) => p.getByText('No log line matches this filter.').waitFor()),
+  page_('call-logs-query-error', () => `#/logs?query=${encodeURIComponent('level:error (imeout')}`, testId('query-error')),
+  page_('call-logs-query-help', () => `#/logs?query=${encodeURIComponent('imeout OR "rate limit"')}`, async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    await p.getByRole('button', { name: 'Query help' }).click()
+    await p.getByTestId('query-help').waitFor()
+  }),
   page_('providers', () => '#/providers', testId('llm-models')),
   page_('providers-stt', () => '#/providers?tab=stt', async (p) => {
     await p.getByTestId('stt-provider').fill('deepgram')
@@ -266,11 +272,11 @@ describe('the console from the keyboard alone', () => {
 
   it('searches the call logs, moves through the rows, opens a line and closes it again', async () => {
     const page = await signedIn(context, '#/logs', (p) => p.getByTestId('call-log-row').first().waitFor())
-    const search = await tabTo(page, (f) => f.label === 'Search messages', 'the explorer’s search')
+    const search = await tabTo(page, (f) => f.testId === 'query-input', 'the explorer’s query box')
     expect(search.tag).toBe('input')
     const word = 'timed'
     await page.keyboard.type(word)
-    await expect.poll(() => page.url()).toContain(`q=${word}`)
+    await expect.poll(() => page.url()).toContain(`query=${word}`)
     await expect.poll(() => page.getByTestId('call-log-message').first().locator('mark').count()).toBeGreaterThan(0)
     const firstRowIds = () => page.getByTestId('call-log-row').evaluateAll((els) => els.slice(0, 2).map((e) => e.getAttribute('data-id')))
 

@@ -80,13 +80,13 @@ describe('call logs page in Chromium', () => {
     await expect.poll(() => sortedIds(page)).toEqual(errorsOnly)
 
     const word = (await search({ levels: ['error'] }, 1))[0]!.message.match(/[A-Za-z]{5,}/)![0]
-    await page.getByLabel('Search messages').fill(word)
-    await expect.poll(() => page.url()).toContain(`q=${encodeURIComponent(word)}`)
-    const matched = await search({ levels: ['error'], q: word }, 10)
+    await page.getByLabel('Query', { exact: true }).fill(word)
+    await expect.poll(() => new URLSearchParams(page.url().split('?')[1]).get('query')).toBe(word)
+    const matched = await search({ levels: ['error'], query: word }, 10)
     await expect.poll(() => sortedIds(page)).toEqual(matched.map((r) => r.id))
     await expect.poll(() => page.getByTestId('call-log-message').first().locator('mark').count()).toBeGreaterThan(0)
 
-    await page.getByLabel('Search messages').fill('zzqx no line says this')
+    await page.getByLabel('Query', { exact: true }).fill('zzqx no line says this')
     await page.getByText('No log line matches this filter.').waitFor()
     expect(errors).toEqual([])
     await page.close()

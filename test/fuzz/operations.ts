@@ -80,6 +80,7 @@ const EXPORT_PARAMS: Param[] = [
   query('level', { type: 'string', enum: ['error', 'critical', 'warning,error', 'debug,info'] }),
   query('type', { type: 'string', enum: ['call', 'sip,stt', 'llm', 'webhook'] }),
   query('q', { type: 'string', examples: ['timeout', 'retry*', '"provider error"'] }),
+  query('query', { type: 'string', examples: ['imeout OR "rate limit"', 'level:error -type:webhook @last 24h', 'details.latency_ms>2000', '(a OR'] }),
   query('call', { type: 'string', format: 'call-id' }),
   query('trace', { type: 'string', format: 'trace-id' }),
   query('session', { type: 'string', format: 'session-id' }),

@@ -1440,8 +1440,10 @@ export interface operations {
                 log_level?: string[];
                 /** @description Only these log types (llm, stt, tts, tool, call, …); repeatable or comma-separated */
                 log_type?: string[] | null;
-                /** @description Full-text search in messages, as in the console: words (all must match), "a phrase", prefix* */
+                /** @description Full-text search in messages: words (all must match), "a phrase", prefix* */
                 q?: string;
+                /** @description A query in the explorer's language (docs/query-language.md), e.g. `level:error (imeout OR "rate limit")`; a query that does not parse is a 422 with its position */
+                query?: string;
                 /** @description Only records of this call */
                 call_id?: string;
                 /** @description Only records of this trace */

@@ -84,6 +84,13 @@ describe('GET /logs/calls/stream', () => {
     stream.close()
   })
 
+  it("follows a query in the explorer's language", async () => {
+    const stream = await openStream(`?query=${encodeURIComponent('(imeout OR "rate limit") -level:debug')}`)
+    await importLines([{ message: 'LLM timeout after 30s' }, { message: 'timeout in debug', log_level: 'debug' }, { message: 'fine' }, { message: 'Rate limit reached' }])
+    expect([(await stream.next()).message, (await stream.next()).message]).toEqual(['LLM timeout after 30s', 'Rate limit reached'])
+    stream.close()
+  })
+
   it('stops following as soon as the client goes away', async () => {
     // Every stream the tests above opened has been closed: none is left waiting.
     await vi.waitFor(() => expect(server.service.storeWatch.waiting()).toBe(0))
@@ -103,6 +110,7 @@ describe('GET /logs/calls/stream', () => {
     expect(await bad('?tail=-1')).toMatchObject({ loc: ['query', 'tail'], msg: 'Input should be greater than or equal to 0' })
     expect(await bad('?tail=many')).toMatchObject({ loc: ['query', 'tail'] })
     expect(await bad('?tail=1001')).toMatchObject({ loc: ['query', 'tail'] })
+    expect(await bad('?query=level%3A(')).toMatchObject({ loc: ['query', 'query'], type: 'query_syntax' })
     expect((await fetch(`${server.url}/logs/calls/stream`)).status).toBe(401)
   })
 

@@ -5,7 +5,7 @@ import { type Command, Option } from 'commander'
 import { addFilterOptions, type FilterField, parseFilterOptions } from '../filter-options'
 import { withService } from '../open-service'
 
-const FILTERS: FilterField[] = ['from', 'to', 'agentId', 'levels', 'types', 'q', 'callId', 'traceId', 'sessionId']
+const FILTERS: FilterField[] = ['from', 'to', 'agentId', 'levels', 'types', 'q', 'query', 'callId', 'traceId', 'sessionId']
 
 export function registerExport(program: Command): void {
   const command = program

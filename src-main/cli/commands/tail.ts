@@ -5,9 +5,8 @@ import { addFilterOptions, type FilterField, parseFilterOptions } from '../filte
 import { withService } from '../open-service'
 import { defaultDbPath } from '../paths'
 
-const FILTERS: FilterField[] = ['q', 'agentId', 'levels', 'types', 'callId', 'traceId', 'sessionId']
-/** `--query` reads better in a terminal than the URL's `q`. */
-const RENAMED: Partial<Record<FilterField, string>> = { q: 'query' }
+/** `--query` is the explorer's query language (docs/query-language.md), as in `export logs`. */
+const FILTERS: FilterField[] = ['query', 'agentId', 'levels', 'types', 'callId', 'traceId', 'sessionId']
 
 const LEVEL_COLOURS: Record<string, string> = { debug: '2', info: '36', warning: '33', error: '31', critical: '1;31' }
 
@@ -44,11 +43,11 @@ export function registerTail(program: Command): void {
     .option('-n, --lines <count>', 'first print the newest N matching lines already stored', (v) => Number.parseInt(v, 10), 10)
     .option('--json', 'one JSON record per line (the shape GET /logs/calls returns) instead of text')
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
-  addFilterOptions(command, FILTERS, RENAMED)
+  addFilterOptions(command, FILTERS)
   command.action(async (opts: Record<string, unknown>) => {
     const lines = opts.lines as number
     if (!Number.isInteger(lines) || lines < 0 || lines > 1000) return command.error("error: option '-n, --lines <count>': a whole number from 0 to 1000", { exitCode: 2 })
-    const filter = await parseFilterOptions(command, opts, FILTERS, RENAMED)
+    const filter = await parseFilterOptions(command, opts, FILTERS)
     const path = (opts.db as string | undefined) ?? defaultDbPath()
     if (!existsSync(path)) throw new Error(`no store at ${path}: give --db, or start the app or \`callscope serve\` once to create it`)
     await withService(path, async (service) => {

@@ -11,6 +11,7 @@ import { pulledSessions } from './0009-pulled-sessions'
 import { pulledAnswers } from './0010-pulled-answers'
 import { pullSyncs } from './0011-pull-syncs'
 import { callListIndexes } from './0012-call-list-indexes'
+import { logQuery } from './0014-log-query'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010-pulled-answers': pulledAnswers,
   '0011-pull-syncs': pullSyncs,
   '0012-call-list-indexes': callListIndexes,
+  '0014-log-query': logQuery,
 }

@@ -4,7 +4,7 @@ import type { JsonReads } from '../../db/json-reads'
 import type { Database } from '../../db/schema'
 import type { Principal } from '../../kit/access'
 import { type ResolvedCallLogFilter, searchPageLines } from './call-logs.search.repo'
-import { resolveFilter } from './call-logs.search'
+import { defaultQueryBudget, resolveFilter, withinBudget } from './call-logs.search'
 import { csvHeader } from './call-logs.lines'
 
 export type ExportFormat = 'csv' | 'ndjson'
@@ -37,6 +37,8 @@ export function exportStream(
   format: ExportFormat,
   /** Told how many records each chunk held. */
   onRows?: (n: number) => void,
+  /** Each chunk's read of a query-language filter stops after this many ms (log-query.slow.ts). */
+  budgetMs = defaultQueryBudget(),
 ): ReadableStream<Uint8Array> {
   const resolved = resolveFilter(principal, filter)
   let cursor: CallLogCursor | null = null
@@ -44,19 +46,21 @@ export function exportStream(
   let done = resolved === 'nothing'
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      let next: Chunk | null = null
+      if (!done && resolved !== 'nothing') {
+        // Lines built by the query and joined on a reader (a record's JSON, or its CSV line by
+        // csvField's rules): the main thread only forwards the bytes. Read before the CSV header
+        // goes out, so a query stopped at its budget fails before the first byte (the HTTP route's 422).
+        next = await withinBudget(resolved, budgetMs, (f) => searchPageLines(db, json, f, cursor, CHUNK_ROWS, format))
+        cursor = next.cursor
+        onRows?.(next.rows)
+        if (next.rows < CHUNK_ROWS) done = true
+      }
       if (!started) {
         started = true
         if (format === 'csv') controller.enqueue(encoder.encode(csvHeader()))
       }
-      if (!done && resolved !== 'nothing') {
-        // Lines built by the query and joined on a reader (a record's JSON, or its CSV line by
-        // csvField's rules): the main thread only forwards the bytes.
-        const next: Chunk = await searchPageLines(db, json, resolved, cursor, CHUNK_ROWS, format)
-        cursor = next.cursor
-        onRows?.(next.rows)
-        if (next.rows < CHUNK_ROWS) done = true
-        if (next.bytes.byteLength > 0) controller.enqueue(next.bytes)
-      }
+      if (next && next.bytes.byteLength > 0) controller.enqueue(next.bytes)
       if (done) controller.close()
     },
   }, { highWaterMark: 1 })

@@ -2,10 +2,12 @@ import { LOG_LEVELS } from '../../../src-shared/constants'
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 import type { CallLogCursor } from '../../../src-shared/schemas/call-log-search'
 import type { JsonReads } from '../../db/json-reads'
+import { budgetTerm } from '../../db/query-budget'
 import type { CallLogRow, Database } from '../../db/schema'
 import type { TimeSlicer } from '../../lib/time-slicer'
 import { callLogCsvLine, callLogJson } from './call-logs.repo'
 import { HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN } from './fts-query'
+import { type LogQueryFilter, logQueryCondition, type SeqWindow, wordMatchingSeqs } from './log-query'
 
 /**
  * The console's call log filter after validation and tenant scoping, with `q` already turned into
@@ -25,6 +27,12 @@ export interface ResolvedCallLogFilter {
   callId?: string
   traceId?: string
   sessionId?: string
+  /** The query language's condition (log-query.ts), its time already merged into from/to. */
+  query?: LogQueryFilter
+  /** Epoch ms after which the read stops (db/query-budget.ts); set per read for query-language filters. */
+  deadline?: number
+  /** Only lines stored in this seq range, text matches looked up in it alone (the live tail's window). */
+  seqWindow?: SeqWindow
 }
 
 type CallLogQuery<O> = SelectQueryBuilder<Database, 'call_logs', O>
@@ -32,6 +40,8 @@ type CallLogQuery<O> = SelectQueryBuilder<Database, 'call_logs', O>
 /** Adds the filter's conditions; `omit` leaves one dimension out (facet counts). */
 export function applyFilter<O>(query: CallLogQuery<O>, f: ResolvedCallLogFilter, omit?: 'levels' | 'types'): CallLogQuery<O> {
   let q = query
+  // First, so that it runs on every row the read visits, whatever else filters it out.
+  if (f.deadline !== undefined) q = q.where(budgetTerm(f.deadline))
   if (f.from) q = q.where('timestamp', '>=', f.from)
   if (f.to) q = q.where('timestamp', '<=', f.to)
   if (f.agentId) q = q.where('agent_id', '=', f.agentId)
@@ -41,7 +51,10 @@ export function applyFilter<O>(query: CallLogQuery<O>, f: ResolvedCallLogFilter,
   if (f.callId) q = q.where('call_id', '=', f.callId)
   if (f.traceId) q = q.where('trace_id', '=', f.traceId)
   if (f.sessionId) q = q.where('session_id', '=', f.sessionId)
-  if (f.match) q = q.where('seq', 'in', ftsMatchingSeqs(f.match))
+  if (f.seqWindow) q = q.where('seq', '>', f.seqWindow.after).where('seq', '<=', f.seqWindow.upTo)
+  if (f.match) q = q.where('seq', 'in', ftsMatchingSeqs(f.match, f.seqWindow))
+  const where = f.query?.where
+  if (where) q = q.where((eb) => logQueryCondition(eb, where, f.seqWindow))
   return q
 }
 
@@ -50,8 +63,8 @@ export function applyFilter<O>(query: CallLogQuery<O>, f: ResolvedCallLogFilter,
  * `seq in (...)`. Raw SQL because kysely has no FTS5 operator; the match text is a bound parameter.
  */
 // SQLite-only: FTS5 MATCH on call_logs_fts, whose rowid is call_logs.seq.
-export function ftsMatchingSeqs(match: string): RawBuilder<number> {
-  return sql<number>`(select rowid from call_logs_fts where call_logs_fts match ${match})`
+export function ftsMatchingSeqs(match: string, window?: SeqWindow): RawBuilder<number> {
+  return wordMatchingSeqs(match, window)
 }
 
 /** Newest first, after the cursor: the rows of one page and of each chunk of an export, nothing selected yet. */
@@ -95,7 +108,7 @@ export async function countBy(db: Kysely<Database>, f: ResolvedCallLogFilter, co
 /** Whether the filter, leaving `omit` out, is at most a time range: what index range counts serve. */
 export function isTimeRangeOnly(f: ResolvedCallLogFilter, omit?: 'levels' | 'types'): boolean {
   return (
-    !f.agentId && !f.tenantId && !f.match && !f.callId && !f.traceId && !f.sessionId &&
+    !f.agentId && !f.tenantId && !f.match && !f.query?.where && !f.callId && !f.traceId && !f.sessionId &&
     (omit === 'levels' || !f.levels?.length) && (omit === 'types' || !f.types?.length)
   )
 }

@@ -251,7 +251,7 @@ describe('context', () => {
 
 describe('query plans', () => {
   const plan = (f: CallLogFilterInput) => {
-    const compiled = pageQuery(handle.db, { ...filter(f), match: undefined }, { timestamp: '2026-11-01T10:05:00.000Z', seq: 5 }, 50).selectAll().compile()
+    const compiled = pageQuery(handle.db, { ...filter(f), match: undefined, query: undefined }, { timestamp: '2026-11-01T10:05:00.000Z', seq: 5 }, 50).selectAll().compile()
     return handle.sqlite.prepare(`explain query plan ${compiled.sql}`).all(...(compiled.parameters as unknown[])).map((r) => (r as { detail: string }).detail).join(' | ')
   }
   it('uses an index for every filter', () => {

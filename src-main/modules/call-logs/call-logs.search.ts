@@ -10,6 +10,10 @@ import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import * as repo from './call-logs.search.repo'
 import { toFtsQuery, highlightRanges } from './fts-query'
+import { compileLogQuery } from './log-query'
+import { mergeRanges, positiveTextTerms, substringRanges, wordRanges } from './log-query.highlight'
+import { QUERY_BUDGET_MS, tooSlowError } from './log-query.slow'
+import { isBudgetExceeded } from '../../db/query-budget'
 
 /** A row of the console's call log table: the API record plus its keyset position. */
 export type CallLogLine = CallLog & {
@@ -84,9 +88,12 @@ export function pickBucketSeconds(fromMs: number, toMs: number): number {
   return BUCKET_SIZES.at(-1) ?? 7 * 86_400
 }
 
-/** Validation happened in zod; this scopes to the principal's tenant and makes `q` safe for FTS5. */
-export function resolveFilter(principal: Principal, filter: CallLogFilter): repo.ResolvedCallLogFilter | 'nothing' {
-  const { q, tenantId, ...rest } = filter
+/**
+ * Validation happened in zod; this scopes to the principal's tenant, makes `q` safe for FTS5 and
+ * compiles `query` (its time range intersected with from/to). `now` anchors `@last`.
+ */
+export function resolveFilter(principal: Principal, filter: CallLogFilter, now = new Date()): repo.ResolvedCallLogFilter | 'nothing' {
+  const { q, query, tenantId, ...rest } = filter
   const resolved: repo.ResolvedCallLogFilter = { ...rest, tenantId: tenantScope(principal) ?? tenantId }
   if (q?.trim()) {
     const match = toFtsQuery(q)
@@ -94,29 +101,68 @@ export function resolveFilter(principal: Principal, filter: CallLogFilter): repo
     if (match === null) return 'nothing'
     resolved.match = match
   }
+  if (query?.trim()) {
+    const compiled = compileLogQuery(query, now)
+    if (compiled.from && (!resolved.from || compiled.from > resolved.from)) resolved.from = compiled.from
+    if (compiled.to && (!resolved.to || compiled.to < resolved.to)) resolved.to = compiled.to
+    if (resolved.from && resolved.to && resolved.from > resolved.to) return 'nothing'
+    resolved.query = compiled
+  }
   return resolved
 }
 
 const line = (row: CallLogRow): CallLogLine => ({ ...toCallLog(row), seq: row.seq })
 
-/** Rows as console lines, with the ranges of each message that matched `q` when searching. */
+/** Marks of `q` (FTS5's highlight(), as always) and of the query's text terms (log-query.highlight.ts), merged. */
+async function markMatches(db: Kysely<Database>, f: repo.ResolvedCallLogFilter, page: CallLogLine[]): Promise<void> {
+  const terms = positiveTextTerms(f.query?.where)
+  if (!f.match && terms.length === 0) return
+  const marked = f.match && page.length > 0 ? await repo.highlights(db, f.match, page.map((r) => r.seq)) : new Map<number, string>()
+  for (const r of page) {
+    const h = marked.get(r.seq)
+    r.highlights = mergeRanges([...(h === undefined ? [] : highlightRanges(r.message, h)), ...substringRanges(r.message, terms), ...wordRanges(r.message, terms)])
+  }
+}
+
+/** Rows as console lines, with the ranges of each message that matched `q` or the query's text. */
 export async function toLines(db: Kysely<Database>, f: repo.ResolvedCallLogFilter, rows: CallLogRow[]): Promise<CallLogLine[]> {
   const lines = rows.map(line)
-  if (f.match && lines.length > 0) {
-    const marked = await repo.highlights(db, f.match, lines.map((r) => r.seq))
-    for (const r of lines) {
-      const h = marked.get(r.seq)
-      r.highlights = h === undefined ? [] : highlightRanges(r.message, h)
-    }
-  }
+  await markMatches(db, f, lines)
   return lines
 }
 
-export function createCallLogSearch(db: Kysely<Database>) {
+export interface CallLogSearchOptions {
+  /** How long one read of a query-language filter may run before it is stopped (log-query.slow.ts). */
+  queryBudgetMs?: number
+}
+
+/** The budget from CALLSCOPE_QUERY_BUDGET_MS (tests force a stop with 0), else QUERY_BUDGET_MS. */
+export function defaultQueryBudget(): number {
+  const fromEnv = Number(process.env.CALLSCOPE_QUERY_BUDGET_MS)
+  return process.env.CALLSCOPE_QUERY_BUDGET_MS && Number.isFinite(fromEnv) && fromEnv >= 0 ? fromEnv : QUERY_BUDGET_MS
+}
+
+/**
+ * Runs one read of a filter under the query budget when the filter has a query-language condition
+ * (the other filters are all served by indexes and keep their SQL as before); a read stopped at
+ * the deadline becomes an error naming the slow part of the query.
+ */
+export async function withinBudget<T>(f: repo.ResolvedCallLogFilter, budgetMs: number, read: (f: repo.ResolvedCallLogFilter) => Promise<T>): Promise<T> {
+  if (!f.query?.where) return read(f)
+  try {
+    return await read({ ...f, deadline: Date.now() + budgetMs })
+  } catch (error) {
+    if (isBudgetExceeded(error)) throw tooSlowError(f.query, budgetMs)
+    throw error
+  }
+}
+
+export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearchOptions = {}) {
+  const budget = options.queryBudgetMs ?? defaultQueryBudget()
 
   async function facetCounts(f: repo.ResolvedCallLogFilter, column: 'log_level' | 'log_type', slicer: TimeSlicer) {
     const omit = column === 'log_level' ? 'levels' : 'types'
-    if (!repo.isTimeRangeOnly(f, omit)) return repo.countBy(db, f, column)
+    if (!repo.isTimeRangeOnly(f, omit)) return withinBudget(f, budget, (g) => repo.countBy(db, g, column))
     const counts: Array<{ value: string; count: number }> = []
     for (const value of await repo.distinctValues(db, column)) {
       await slicer.tick()
@@ -131,7 +177,7 @@ export function createCallLogSearch(db: Kysely<Database>) {
     async search(principal: Principal, filter: CallLogFilter, cursor: CallLogCursor | null | undefined, limit: number): Promise<CallLogPage> {
       const f = resolveFilter(principal, filter)
       if (f === 'nothing') return { rows: [], nextCursor: null }
-      const rows = await repo.searchPage(db, f, cursor, limit + 1)
+      const rows = await withinBudget(f, budget, (g) => repo.searchPage(db, g, cursor, limit + 1))
       const more = rows.length > limit
       const page = await toLines(db, f, more ? rows.slice(0, limit) : rows)
       const last = page[page.length - 1]
@@ -159,7 +205,7 @@ export function createCallLogSearch(db: Kysely<Database>) {
       let from = f.from
       let to = f.to
       if (!from || !to) {
-        const bounds = await repo.timeBounds(db, f)
+        const bounds = await withinBudget(f, budget, (g) => repo.timeBounds(db, g))
         from ??= bounds.min ?? undefined
         to ??= bounds.max ?? undefined
       }
@@ -171,7 +217,7 @@ export function createCallLogSearch(db: Kysely<Database>) {
       const lastBucket = Math.floor(toMs / 1000 / size) * size
       const counts = repo.rangeCountable(f)
         ? await repo.bucketCountsByRange(db, { ...f, from, to }, size, firstBucket, lastBucket, createTimeSlicer({ signal }))
-        : await repo.bucketCounts(db, f, size)
+        : await withinBudget(f, budget, (g) => repo.bucketCounts(db, g, size))
       const byStart = new Map<number, HistogramBucket>()
       for (let s = firstBucket; s <= lastBucket; s += size) {
         const bucket = { start: new Date(s * 1000).toISOString() } as HistogramBucket

@@ -10,9 +10,10 @@ import { type Principal, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import { type ExportFormat, exportStream } from './call-logs.export'
 import * as repo from './call-logs.repo'
-import { createCallLogSearch } from './call-logs.search'
+import { type CallLogSearchOptions, createCallLogSearch, defaultQueryBudget } from './call-logs.search'
 import { createCallLogTail } from './call-logs.tail'
 import { maxSeq } from './call-logs.tail.repo'
+import { compileLogQuery, type LogQueryFilter } from './log-query'
 import { createStoreWatch, type StoreWatch } from './store-watch'
 
 function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter {
@@ -25,12 +26,25 @@ function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter
   }
 }
 
-export function createCallLogsService(db: Kysely<Database>, json: JsonReads, watch: StoreWatch = createStoreWatch(() => maxSeq(db))) {
+export interface CallLogsServiceOptions extends CallLogSearchOptions {
+  /** What the live tails wait on: the service's one watch (service.ts); its own otherwise. */
+  watch?: StoreWatch
+}
+
+export function createCallLogsService(db: Kysely<Database>, json: JsonReads, options: CallLogsServiceOptions = {}) {
+  const budget = options.queryBudgetMs ?? defaultQueryBudget()
   return {
     /** The console's search, facets, histogram and context (call-logs.search.ts). */
-    ...createCallLogSearch(db),
+    ...createCallLogSearch(db, { queryBudgetMs: budget }),
     /** Lines as they are stored (call-logs.tail.ts): the live tail of the console, the CLI and the stream. */
-    ...createCallLogTail(db, watch),
+    ...createCallLogTail(db, options.watch ?? createStoreWatch(() => maxSeq(db))),
+    /**
+     * The query language compiled (log-query.ts): its condition for `logQueryCondition` and its
+     * time range. Throws LogQuerySyntaxError (an InvalidInputError) with the position. For live tail.
+     */
+    compileLogQuery(text: string, now?: Date): LogQueryFilter {
+      return compileLogQuery(text, now)
+    },
     /** Call logs, newest first; a tenant token sees only its tenant's records. */
     async list(principal: Principal, query: CallLogQuery): Promise<CallLog[]> {
       return (await repo.listCallLogs(db, toFilter(principal, query))).map(toCallLog)
@@ -44,12 +58,12 @@ export function createCallLogsService(db: Kysely<Database>, json: JsonReads, wat
      * HTTP download and `callscope export logs` stream. `onRows` is told each chunk's record count.
      */
     exportStream(principal: Principal, filter: CallLogFilter, format: ExportFormat, onRows?: (n: number) => void): ReadableStream<Uint8Array> {
-      return exportStream(db, json, principal, filter, format, onRows)
+      return exportStream(db, json, principal, filter, format, onRows, budget)
     },
     /** The filtered view written to a file (the desktop app's export, after its save dialog). */
     async exportToFile(principal: Principal, filter: CallLogFilter, format: ExportFormat, path: string): Promise<{ path: string; rows: number }> {
       let rows = 0
-      const stream = exportStream(db, json, principal, filter, format, (n) => (rows += n))
+      const stream = exportStream(db, json, principal, filter, format, (n) => (rows += n), budget)
       await pipeline(Readable.fromWeb(stream as never), createWriteStream(path))
       return { path, rows }
     },

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
+import type { Kysely, SelectQueryBuilder } from 'kysely'
 import type { CallLogRow, Database } from '../../db/schema'
 import { applyFilter, type ResolvedCallLogFilter } from './call-logs.search.repo'
 
@@ -18,18 +18,9 @@ export function windowQuery(db: Kysely<Database>, f: ResolvedCallLogFilter, afte
   const window = db.selectFrom('call_logs').selectAll().where('seq', '>', after).where('seq', '<=', upTo).orderBy('seq').limit(Math.max(1, upTo - after))
   // The window has the table's own columns, so the filter applies to it as to the table.
   const rows = db.selectFrom(window.as('call_logs')) as unknown as SelectQueryBuilder<Database, 'call_logs', object>
-  const { match, ...rest } = f
-  let q = applyFilter(rows, rest)
-  if (match) q = q.where('seq', 'in', ftsMatchesInWindow(match, after, upTo))
-  return q.selectAll().orderBy('seq')
+  return applyFilter(rows, { ...f, seqWindow: { after, upTo } }).selectAll().orderBy('seq')
 }
 
 export function linesInWindow(db: Kysely<Database>, f: ResolvedCallLogFilter, after: number, upTo: number): Promise<CallLogRow[]> {
   return windowQuery(db, f, after, upTo).execute() as Promise<CallLogRow[]>
-}
-
-/** The seqs in (after, upTo] whose message matches a full-text query: FTS5 seeks the rowid range. */
-// SQLite-only: FTS5 MATCH on call_logs_fts, whose rowid is call_logs.seq.
-export function ftsMatchesInWindow(match: string, after: number, upTo: number): RawBuilder<number> {
-  return sql<number>`(select rowid from call_logs_fts where call_logs_fts match ${match} and rowid > ${after} and rowid <= ${upTo})`
 }

@@ -110,6 +110,18 @@ describe('live tail of call logs', () => {
     timeouts.stop()
   })
 
+  it('follows a query of the explorer\'s language: substrings, OR, fields, NOT', async () => {
+    store({ message: 'old timeout' })
+    const tail = follow({ query: '(imeout OR "rate limit") -level:debug' })
+    expect((await tail.next()).lines).toEqual([])
+    store({ message: 'LLM timeout after 30s', log_level: 'error' })
+    store({ message: 'timeout while debugging', log_level: 'debug' })
+    store({ message: 'Rate limit reached for gpt-4.1', log_level: 'warning' })
+    store({ message: 'all good' })
+    expect((await tail.next()).lines.map((l) => l.message)).toEqual(['LLM timeout after 30s', 'Rate limit reached for gpt-4.1'])
+    tail.stop()
+  })
+
   it('catches up on a large write in windows, every line once', async () => {
     const many = 12_345
     const s = handle.sqlite.prepare("insert into call_logs (id, tenant_id, log_type, log_level, message, timestamp) values (?, ?, 'llm', 'info', ?, '2026-11-01T10:00:00.000Z')")
@@ -140,5 +152,13 @@ describe('live tail of call logs', () => {
     expect(plan.join(' | ')).toMatch(/CO-ROUTINE.*SEARCH call_logs USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/)
     expect(plan.join(' | ')).toMatch(/call_logs_fts VIRTUAL TABLE INDEX 0:M\d+/)
     expect(plan.join(' | ')).not.toMatch(/call_logs_agent_timestamp|call_logs_level_timestamp/)
+    // The text index is asked for the window's rowids only, not for every match in the store.
+    expect(compiled.sql).toMatch(/call_logs_fts match \? and rowid > \? and rowid <= \?/)
+    const language = resolveFilter(admin, filter({ query: 'imeout agent:' + IDS.agent }))
+    if (language === 'nothing') throw new Error('unexpected')
+    const withQuery = windowQuery(handle.db, language, 100, 5100).compile()
+    expect(withQuery.sql).toMatch(/call_logs_trigram match \? and rowid > \? and rowid <= \?/)
+    const queryPlan = handle.sqlite.prepare(`explain query plan ${withQuery.sql}`).all(...(withQuery.parameters as unknown[])).map((r) => (r as { detail: string }).detail).join(' | ')
+    expect(queryPlan).toMatch(/CO-ROUTINE.*SEARCH call_logs USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/)
   })
 })

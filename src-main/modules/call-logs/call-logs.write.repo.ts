@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { dropIndexesAndTriggers, useFileTempStore, useRollbackJournal } from '../../db/bulk-insert'
+import { messageIndexTriggers, prepareIndexMessagesAfter } from '../../db/message-indexes'
 import type { Database, NewCallLog } from '../../db/schema'
 import { callLogValues, type CallLogValues, STORED_CALL_LOG_COLUMNS } from './call-log-values'
 
@@ -41,10 +42,8 @@ export { withCheckConstraintsOff } from '../../db/bulk-insert'
 // SQLite-only: a prepared statement on the raw handle; seq is the rowid the FTS5 index keys on.
 const prepareLastSeq = (sqlite: BetterSqlite3.Database) => sqlite.prepare<[], number>('select coalesce(max(seq), 0) from call_logs').pluck()
 
-/** Indexes for full-text search, in one statement, the messages of the call logs after a seq. */
-// SQLite-only: writes the FTS5 table call_logs_fts directly.
-const prepareIndexAfter = (sqlite: BetterSqlite3.Database) =>
-  sqlite.prepare<[number]>('insert into call_logs_fts(rowid, message) select seq, message from call_logs where seq > ?')
+/** Indexes the messages of the call logs after a seq in every full-text index (db/message-indexes.ts). */
+const prepareIndexAfter = prepareIndexMessagesAfter
 
 /**
  * Runs `load` (inside the caller's transaction) with the full-text trigger off, then indexes the
@@ -56,15 +55,14 @@ const prepareIndexAfter = (sqlite: BetterSqlite3.Database) =>
 // SQLite-only: drops and recreates the FTS5 trigger from sqlite_master.
 export function withFtsBatched<T>(sqlite: BetterSqlite3.Database, load: () => T): T {
   if (!sqlite.inTransaction) throw new Error('withFtsBatched must run inside a transaction')
-  const trigger = sqlite
-    .prepare<[], { sql: string }>("select sql from sqlite_master where type = 'trigger' and name = 'call_logs_fts_insert'")
-    .get()
-  if (!trigger) return load()
+  // Words and substrings (call_logs_fts, call_logs_trigram): each index's insert trigger.
+  const triggers = messageIndexTriggers(sqlite, 'insert')
+  if (triggers.length === 0) return load()
   const last = prepareLastSeq(sqlite).get()!
-  sqlite.exec('drop trigger call_logs_fts_insert')
+  for (const trigger of triggers) sqlite.exec(`drop trigger "${trigger.name}"`)
   const result = load()
-  prepareIndexAfter(sqlite).run(last)
-  sqlite.exec(trigger.sql)
+  prepareIndexAfter(sqlite)(last)
+  for (const trigger of triggers) sqlite.exec(trigger.sql)
   return result
 }
 
@@ -118,7 +116,7 @@ export function beginBulkLoad(sqlite: BetterSqlite3.Database): BulkLoad {
     const restore = dropIndexesAndTriggers(sqlite, 'call_logs', ['call_logs_id'])
     const indexMessages = () => {
       const last = lastSeq.get()!
-      if (last > indexed) indexAfter.run(indexed)
+      if (last > indexed) indexAfter(indexed)
       indexed = last
     }
     return {

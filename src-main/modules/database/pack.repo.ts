@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '../../db/schema'
+import { messageIndexTriggers, rebuildMessageIndexes } from '../../db/message-indexes'
 
 /*
  * Queries on a snapshot's working copy (never on the live store): what leaves the secrets out and
@@ -127,13 +128,12 @@ export function scanRows(sqlite: BetterSqlite3.Database, table: keyof Database, 
  */
 // SQLite-only: FTS5 triggers recreated from sqlite_master, and FTS5's 'rebuild' command.
 export function withSearchIndexRebuilt<T>(sqlite: BetterSqlite3.Database, rewrite: () => T): T {
-  const triggers = sqlite
-    .prepare<[], { name: string; sql: string }>("select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'call_logs' and sql like '%call_logs_fts%'")
-    .all()
+  // Words and substrings alike (db/message-indexes.ts): a stale trigram index would still match what was removed.
+  const triggers = messageIndexTriggers(sqlite)
   for (const t of triggers) sqlite.exec(`drop trigger "${t.name}"`)
   const result = rewrite()
   for (const t of triggers) sqlite.exec(t.sql)
-  sqlite.exec("insert into call_logs_fts(call_logs_fts) values ('rebuild')")
+  rebuildMessageIndexes(sqlite)
   return result
 }
 

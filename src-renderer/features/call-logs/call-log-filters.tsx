@@ -1,11 +1,10 @@
-import { Button, Group, MultiSelect, Select, TextInput } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
-import { IconSearch } from '@tabler/icons-react'
+import { Button, Group, MultiSelect, Select, Stack, TextInput } from '@mantine/core'
 import { useEffect, useState } from 'react'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
 import { KNOWN_LOG_TYPES, LOG_LEVELS } from '../../../src-shared/constants'
 import type { CallLogFacets, FacetCount } from '../../lib/api-types'
 import { formatNumber } from '../../lib/format'
+import { QueryBox } from './query-box'
 
 interface CallLogFiltersProps {
   view: CallLogViewParams
@@ -43,82 +42,62 @@ function CommitInput({ label, value, onCommit, placeholder }: { label: string; v
 }
 
 export function CallLogFilters({ view, setView, agents, facets }: CallLogFiltersProps) {
-  const [text, setText] = useState(view.q ?? '')
-  const [debounced] = useDebouncedValue(text, 300)
-  useEffect(() => {
-    if ((debounced || undefined) !== view.q) setView({ q: debounced || undefined })
-    // Only the debounced text drives the URL.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced])
-  useEffect(() => {
-    if ((view.q ?? '') !== debounced) setText(view.q ?? '')
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [view.q])
-
   const types = [...new Set<string>([...KNOWN_LOG_TYPES, ...(facets?.types.map((t) => t.value) ?? []), ...(view.types ?? [])])].sort()
   const agentOptions = agents.map((a) => ({ value: a.id, label: a.name }))
   if (view.agentId && !agents.some((a) => a.id === view.agentId)) agentOptions.push({ value: view.agentId, label: view.agentId.slice(0, 8) })
 
   return (
-    <Group gap="sm" align="flex-end" wrap="wrap" data-testid="call-log-filters">
-      <TextInput
-        label="Search messages"
-        aria-label="Search messages"
-        size="xs"
-        w={260}
-        leftSection={<IconSearch size={14} />}
-        placeholder='words, "a phrase", prefix*'
-        value={text}
-        onChange={(e) => setText(e.currentTarget.value)}
-      />
-      <CommitInput label="From (UTC)" value={view.from} onCommit={(from) => setView({ from })} placeholder="2026-11-01 or …T09:30" />
-      <CommitInput label="To (UTC)" value={view.to} onCommit={(to) => setView({ to })} placeholder="2026-11-02" />
-      <Select
-        label="Agent"
-        aria-label="Agent"
-        size="xs"
-        w={200}
-        searchable
-        clearable
-        placeholder="All agents"
-        data={agentOptions}
-        value={view.agentId ?? null}
-        onChange={(agentId) => setView({ agentId: agentId ?? undefined })}
-      />
-      <MultiSelect
-        label="Level"
-        aria-label="Level"
-        size="xs"
-        w={220}
-        clearable
-        placeholder={view.levels?.length ? undefined : 'All levels'}
-        data={LOG_LEVELS.map((l) => ({ value: l, label: withCount(l, facets?.levels) }))}
-        value={view.levels ?? []}
-        onChange={(levels) => setView({ levels })}
-        data-testid="level-filter"
-      />
-      <MultiSelect
-        label="Type"
-        aria-label="Type"
-        size="xs"
-        w={220}
-        clearable
-        searchable
-        placeholder={view.types?.length ? undefined : 'All types'}
-        data={types.map((t) => ({ value: t, label: withCount(t, facets?.types) }))}
-        value={view.types ?? []}
-        onChange={(types) => setView({ types })}
-      />
-      <Button
-        size="xs"
-        variant="subtle"
-        onClick={() => {
-          setText('')
-          setView({ from: undefined, to: undefined, agentId: undefined, levels: undefined, types: undefined, q: undefined, callId: undefined, traceId: undefined, sessionId: undefined })
-        }}
-      >
-        Clear filters
-      </Button>
-    </Group>
+    <Stack gap={6} data-testid="call-log-filters">
+      <QueryBox value={view.query} onCommit={(query) => setView({ query })} />
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <CommitInput label="From (UTC)" value={view.from} onCommit={(from) => setView({ from })} placeholder="2026-11-01 or …T09:30" />
+        <CommitInput label="To (UTC)" value={view.to} onCommit={(to) => setView({ to })} placeholder="2026-11-02" />
+        <Select
+          label="Agent"
+          aria-label="Agent"
+          size="xs"
+          w={200}
+          searchable
+          clearable
+          placeholder="All agents"
+          data={agentOptions}
+          value={view.agentId ?? null}
+          onChange={(agentId) => setView({ agentId: agentId ?? undefined })}
+        />
+        <MultiSelect
+          label="Level"
+          aria-label="Level"
+          size="xs"
+          w={220}
+          clearable
+          placeholder={view.levels?.length ? undefined : 'All levels'}
+          data={LOG_LEVELS.map((l) => ({ value: l, label: withCount(l, facets?.levels) }))}
+          value={view.levels ?? []}
+          onChange={(levels) => setView({ levels })}
+          data-testid="level-filter"
+        />
+        <MultiSelect
+          label="Type"
+          aria-label="Type"
+          size="xs"
+          w={220}
+          clearable
+          searchable
+          placeholder={view.types?.length ? undefined : 'All types'}
+          data={types.map((t) => ({ value: t, label: withCount(t, facets?.types) }))}
+          value={view.types ?? []}
+          onChange={(types) => setView({ types })}
+        />
+        <Button
+          size="xs"
+          variant="subtle"
+          onClick={() =>
+            setView({ from: undefined, to: undefined, agentId: undefined, levels: undefined, types: undefined, q: undefined, query: undefined, callId: undefined, traceId: undefined, sessionId: undefined })
+          }
+        >
+          Clear filters
+        </Button>
+      </Group>
+    </Stack>
   )
 }

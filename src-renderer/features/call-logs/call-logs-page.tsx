@@ -10,6 +10,7 @@ import { callLogRowsOptions } from './call-log-rows-query'
 import { CallLogFilters } from './call-log-filters'
 import { CallLogTable } from './call-log-table'
 import { ExportButtons } from './export-buttons'
+import { parseLogQuery } from '../../../src-shared/log-query/parser'
 import { ABORT_WHEN_SUPERSEDED } from './query-options'
 import { PivotChips } from './pivot-chips'
 import { toFilter, useCallLogView } from './use-call-log-view'
@@ -29,13 +30,15 @@ export function CallLogsPage() {
   const trpc = useTRPC()
   const { view, line, setView, setLine, live, setLive } = useCallLogView()
   const filter = useMemo(() => toFilter(view), [view])
+  // A hand-edited link may hold a query that does not parse: the box says where; nothing is asked of the server.
+  const queryOk = useMemo(() => !view.query || parseLogQuery(view.query).ok, [view.query])
   const agents = useQuery(trpc.agents.list.queryOptions())
-  const logs = useInfiniteQuery({ ...callLogRowsOptions(trpc, filter), placeholderData: keepPreviousData })
+  const logs = useInfiniteQuery({ ...callLogRowsOptions(trpc, filter), placeholderData: keepPreviousData, enabled: queryOk })
   // Rows first: the service answers one query at a time, and facets and the histogram over a
   // million lines take hundreds of ms. They start once the rows of this filter are in.
   const rowsReady = logs.isSuccess && !logs.isPlaceholderData
   const facets = useQuery({ ...trpc.callLogs.facets.queryOptions({ filter }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: rowsReady })
-  const tail = useLiveTail(filter, live)
+  const tail = useLiveTail(filter, live && queryOk)
   // Live lines on top of the stored ones (a line may be in both once the rows are fetched again).
   const rows = useMemo(() => {
     const stored = logs.data?.pages.flatMap((p) => p.rows) ?? []
@@ -126,7 +129,8 @@ export function CallLogsPage() {
       <PivotChips view={view} setView={setView} />
       <VolumeHistogram filter={filter} enabled={rowsReady} />
       <NewLinesBar tail={tail} onResume={resumeLive} />
-      <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>
+      {!queryOk && <Text c="dimmed" data-testid="query-invalid">Correct the query above to see log lines.</Text>}
+      {queryOk && <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>
         {() => (
           <CallLogTable
             rows={rows}
@@ -141,7 +145,7 @@ export function CallLogsPage() {
             toTop={toTop}
           />
         )}
-      </QueryState>
+      </QueryState>}
       <CallLogDetails id={line} onClose={() => setLine(null)} onPick={(id) => setLine(id)} setView={pivot} />
     </Stack>
   )

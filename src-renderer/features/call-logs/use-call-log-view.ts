@@ -1,8 +1,9 @@
-import { useCallback, useMemo, useRef } from 'react'
+import { useCallback, useEffect, useMemo, useRef } from 'react'
 import { useSearchParams } from 'react-router'
 import { type CallLogViewParams, viewFromSearchParams, viewToSearchParams } from '../../../src-shared/call-log-view'
 import type { CallLogFilterInput } from '../../../src-shared/schemas/call-log-search'
 import { LOG_LEVELS, type LogLevel } from '../../../src-shared/constants'
+import { wordsToLogQuery } from '../../../src-shared/log-query/legacy'
 
 /**
  * The view lives in the URL: every filter and the selected line (`?line=<id>`), so any view is a
@@ -36,6 +37,11 @@ export function useCallLogView() {
       },
       { replace: true },
     ), [])
+  // A link from before the query language (`?q=timeout`): its words move into the query box as
+  // quoted phrases, which match the same lines (legacy.ts), so the box shows every text condition.
+  useEffect(() => {
+    if (view.q && !view.query) setView({ q: undefined, query: wordsToLogQuery(view.q) || undefined }, { keepLine: true })
+  }, [view.q, view.query, setView])
   /** The live tail (`?live=1`): a view that follows is a link that follows too. */
   const live = params.get('live') === '1'
   const setLive = useCallback((on: boolean) =>
@@ -61,6 +67,7 @@ export function toFilter(view: CallLogViewParams): CallLogFilterInput {
     levels: levels?.length ? levels : undefined,
     types: view.types?.length ? view.types : undefined,
     q: view.q,
+    query: view.query,
     callId: view.callId,
     traceId: view.traceId,
     sessionId: view.sessionId,

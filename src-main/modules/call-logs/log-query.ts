@@ -1,0 +1,185 @@
+import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely'
+import { LOG_LEVELS } from '../../../src-shared/constants'
+import type { FieldNode, LogQueryError, QueryNode, TextNode } from '../../../src-shared/log-query/ast'
+import { isNumber } from '../../../src-shared/log-query/fields'
+import { parseLogQuery } from '../../../src-shared/log-query/parser'
+import type { Database } from '../../db/schema'
+import { InvalidInputError } from '../../kit/errors'
+
+/*
+ * The query language (src-shared/log-query) compiled to conditions on call_logs. Every field but
+ * details.* has an index (0001, 0003, 0014); words and phrases use the word index call_logs_fts,
+ * substrings the trigram index call_logs_trigram. `compileLogQuery` is the one entry: the
+ * explorer, both exports and live tail call it and add `logQueryCondition` to their query.
+ */
+
+/** A query that does not parse: the message, its position and what to do (REST 422 via the schema, else 400). */
+export class LogQuerySyntaxError extends InvalidInputError {
+  constructor(readonly detail: LogQueryError) {
+    super(`${detail.message} (at column ${detail.offset + 1}). ${detail.hint}`)
+    this.name = 'LogQuerySyntaxError'
+  }
+}
+
+/** A compiled query: the condition's tree, its time range, and its source for messages. */
+export interface LogQueryFilter {
+  text: string
+  where: QueryNode | null
+  /** Inclusive bounds in the store's ISO form, from @last / @since / @until (intersected). */
+  from?: string
+  to?: string
+}
+
+/**
+ * Parses and checks a query; `now` anchors `@last`. Throws LogQuerySyntaxError with the position.
+ * Stable name: live tail and export reuse it.
+ */
+export function compileLogQuery(text: string, now: Date = new Date()): LogQueryFilter {
+  const parsed = parseLogQuery(text)
+  if (!parsed.ok) throw new LogQuerySyntaxError(parsed.error)
+  const filter: LogQueryFilter = { text, where: parsed.query.where }
+  for (const term of parsed.query.time) {
+    const from = term.kind === 'last' ? new Date(now.getTime() - term.ms).toISOString() : term.kind === 'since' ? term.instant : undefined
+    const to = term.kind === 'until' ? term.instant : undefined
+    if (from && (!filter.from || from > filter.from)) filter.from = from
+    if (to && (!filter.to || to < filter.to)) filter.to = to
+  }
+  return filter
+}
+
+type Eb = ExpressionBuilder<Database, 'call_logs'>
+
+/** The query's condition on call_logs rows (NULL-safe: a line without the field does not match, and NOT of it does). */
+export function logQueryCondition(eb: Eb, node: QueryNode, window?: SeqWindow): Expression<SqlBool> {
+  switch (node.kind) {
+    case 'and':
+      return eb.and(node.children.map((c) => logQueryCondition(eb, c, window)))
+    case 'or':
+      return eb.or(node.children.map((c) => logQueryCondition(eb, c, window)))
+    case 'not':
+      // A comparison with NULL is NULL, and NOT NULL is NULL: coalesce makes "no match" false first.
+      return sql<SqlBool>`not coalesce(${logQueryCondition(eb, node.child, window)}, 0)`
+    case 'text':
+      return textCondition(eb, node, window)
+    case 'field':
+      return fieldCondition(eb, node)
+  }
+}
+
+/** FTS5 string syntax: quoted, inner quotes doubled; a NUL would end the C string SQLite reads. */
+const ftsString = (text: string, star = false): string => `"${text.replace(/\u0000/g, ' ').replace(/"/g, '""')}"${star ? '*' : ''}`
+
+/** Unicode characters (the trigram index needs at least 3). */
+const length = (text: string): number => [...text].length
+
+const hasWordCharacter = (text: string): boolean => /[\p{L}\p{N}]/u.test(text)
+
+/** How a text term is served: the trigram index, the word index, or a scan (1–2 characters of punctuation). */
+export function textIndexOf(node: TextNode): 'trigram' | 'words' | 'scan' {
+  if (node.mode !== 'substring') return 'words'
+  if (length(node.value.replace(/\u0000/g, '')) >= 3) return 'trigram'
+  return hasWordCharacter(node.value) ? 'words' : 'scan'
+}
+
+/**
+ * `+seq in (…)`: the unary plus keeps SQLite from driving the read by the matching seqs (looking up
+ * each, then sorting them all by time); the read follows the time index instead, newest first, and
+ * tests each line against the matches (a Bloom filter, then the list), stopping at the page. On the
+ * million-line store a term in 360,000 lines took 256 ms the first way and 51 ms this way; a term in
+ * none costs the whole index scan, 78 ms (docs/benchmarks.md).
+ */
+const matchedBy = (seqs: RawBuilder<number>): Expression<SqlBool> => sql<SqlBool>`+${sql.ref('call_logs.seq')} in ${seqs}`
+
+function textCondition(eb: Eb, node: TextNode, window?: SeqWindow): Expression<SqlBool> {
+  switch (textIndexOf(node)) {
+    case 'trigram':
+      return matchedBy(trigramMatchingSeqs(ftsString(node.value.replace(/\u0000/g, '')), window))
+    case 'words':
+      // A short substring (1–2 characters) has no trigram: it finds words starting with it.
+      return matchedBy(wordMatchingSeqs(ftsString(node.value, node.mode !== 'phrase'), window))
+    case 'scan':
+      return eb(eb.fn('instr', ['message', eb.val(node.value)]), '>', 0)
+  }
+}
+
+/**
+ * A range of seqs (after < seq <= upTo): the live tail reads the lines stored since its last look,
+ * and a text term's matches are looked up in that range only, not over the whole index.
+ */
+export interface SeqWindow {
+  after: number
+  upTo: number
+}
+
+const inWindow = (window?: SeqWindow) => (window ? sql` and rowid > ${window.after} and rowid <= ${window.upTo}` : sql``)
+
+/** Seqs of the call logs whose message matches an FTS5 query in the word index (unicode61). */
+// SQLite-only: FTS5 MATCH on call_logs_fts, whose rowid is call_logs.seq.
+export function wordMatchingSeqs(match: string, window?: SeqWindow): RawBuilder<number> {
+  return sql<number>`(select rowid from call_logs_fts where call_logs_fts match ${match}${inWindow(window)})`
+}
+
+/** Seqs of the call logs whose message contains a string (any case, diacritics folded): the trigram index. */
+// SQLite-only: FTS5 MATCH on call_logs_trigram (trigram tokenizer), whose rowid is call_logs.seq.
+export function trigramMatchingSeqs(match: string, window?: SeqWindow): RawBuilder<number> {
+  return sql<number>`(select rowid from call_logs_trigram where call_logs_trigram match ${match}${inWindow(window)})`
+}
+
+const COLUMN = { type: 'log_type', call: 'call_id', trace: 'trace_id', session: 'session_id', user: 'user_id', request: 'request_id' } as const
+
+function fieldCondition(eb: Eb, node: FieldNode): Expression<SqlBool> {
+  const { field, value } = node
+  switch (field) {
+    case 'level':
+      return levelCondition(eb, node)
+    case 'tenant':
+      // An id, or a tenant's name (any case of its ASCII letters, as SQL's lower() folds them).
+      return eb.or([
+        eb('tenant_id', '=', value),
+        eb('tenant_id', 'in', eb.selectFrom('tenants').select('tenants.id').where((t) => t(t.fn('lower', ['tenants.name']), '=', t.fn('lower', [t.val(value)])))),
+      ])
+    case 'agent':
+      return eb.or([
+        eb('agent_id', '=', value),
+        eb('agent_id', 'in', eb.selectFrom('agents').select('agents.id').where((a) => a(a.fn('lower', ['agents.name']), '=', a.fn('lower', [a.val(value)])))),
+      ])
+    case 'details':
+      return detailsCondition(node)
+    default:
+      return eb(COLUMN[field], '=', value)
+  }
+}
+
+function levelCondition(eb: Eb, node: FieldNode): Expression<SqlBool> {
+  if (node.op === ':') return eb('log_level', '=', node.value)
+  const rank = LOG_LEVELS.indexOf(node.value as (typeof LOG_LEVELS)[number])
+  const keep = LOG_LEVELS.filter((_, i) => (node.op === '>' ? i > rank : node.op === '>=' ? i >= rank : node.op === '<' ? i < rank : i <= rank))
+  return keep.length === 0 ? sql<SqlBool>`0` : eb('log_level', 'in', keep)
+}
+
+/** `$."a"."b"`: segments are letters, digits, `_` and `-` (the parser checks), quoted for JSON path syntax. */
+const jsonPath = (path: string[]): string => `$${path.map((p) => `."${p}"`).join('')}`
+
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/**
+ * `details.<key>` tests: text any case, numbers as numbers (a JSON number or the same digits as
+ * text), true/false/null as JSON literals, `*` for present, a trailing `*` for text starting with.
+ * Not indexed: a details-only query reads lines newest first until it has a page, under the budget.
+ */
+// SQLite-only: json_extract and json_type of JSON1 (PostgreSQL: details #> path, jsonb_typeof).
+function detailsCondition(node: FieldNode): Expression<SqlBool> {
+  const path = jsonPath(node.path!)
+  const value = sql`json_extract(details, ${path})`
+  const type = sql`json_type(details, ${path})`
+  const v = node.value
+  if (node.wildcard === 'exists') return sql<SqlBool>`${type} is not null`
+  if (node.wildcard === 'prefix') return sql<SqlBool>`(${type} = 'text' and ${value} like ${`${escapeLike(v)}%`} escape '\\')`
+  if (node.op !== ':') {
+    const op = sql.raw(node.op)
+    return sql<SqlBool>`(${type} in ('integer', 'real') and ${value} ${op} ${Number(v)})`
+  }
+  if (!node.quoted && isNumber(v)) return sql<SqlBool>`(${value} = ${Number(v)} or (${type} = 'text' and ${value} = ${v}))`
+  if (!node.quoted && ['true', 'false', 'null'].includes(v.toLowerCase())) return sql<SqlBool>`${type} = ${v.toLowerCase()}`
+  return sql<SqlBool>`(${type} = 'text' and lower(${value}) = lower(${v}))`
+}

@@ -1,0 +1,81 @@
+import { Box, Group, Text, TextInput } from '@mantine/core'
+import { useDebouncedValue } from '@mantine/hooks'
+import { IconSearch } from '@tabler/icons-react'
+import { useEffect, useMemo, useState } from 'react'
+import type { LogQueryError } from '../../../src-shared/log-query/ast'
+import { parseLogQuery } from '../../../src-shared/log-query/parser'
+import { QueryHelp } from './query-help'
+import './call-log-table.css'
+
+interface QueryBoxProps {
+  /** The query in the URL: the last one that parsed. */
+  value?: string
+  onCommit: (query: string | undefined) => void
+}
+
+/** The query with the part in error marked, under the box: where, not just what. */
+function ErrorPointer({ text, error }: { text: string; error: LogQueryError }) {
+  const end = Math.min(text.length, error.offset + Math.max(error.length, 1))
+  return (
+    <Box data-testid="query-error">
+      <Text size="xs" className="call-log-query-error" lh={1.4}>
+        Column {error.offset + 1}: {error.message}. {error.hint}
+      </Text>
+      <Text size="xs" ff="monospace" className="call-log-query-pointer" aria-hidden>
+        {text.slice(0, error.offset)}
+        <mark>{text.slice(error.offset, end) || ' '}</mark>
+        {text.slice(end)}
+      </Text>
+    </Box>
+  )
+}
+
+/**
+ * The explorer's one-line query (src-shared/log-query). It is parsed as it is typed, in the page:
+ * a query that parses goes to the URL once typing pauses (so the view is a link); one that does
+ * not stays in the box with its error under it, and the rows keep showing the last good query.
+ */
+export function QueryBox({ value, onCommit }: QueryBoxProps) {
+  const [text, setText] = useState(value ?? '')
+  const [debounced] = useDebouncedValue(text, 300)
+  const parsed = useMemo(() => parseLogQuery(debounced), [debounced])
+  useEffect(() => {
+    const next = debounced.trim() || undefined
+    if (parsed.ok && next !== value) onCommit(next)
+    // Only the debounced text drives the URL.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debounced, parsed])
+  useEffect(() => {
+    if ((value ?? '') !== debounced.trim()) setText(value ?? '')
+    // The URL changed from elsewhere (a link, Clear filters, a pivot).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [value])
+  const error = !parsed.ok && debounced === text ? parsed.error : null
+  const pick = (example: string) => setText(text.trim() ? `${text.trim()} ${example}` : example)
+
+  return (
+    <Group gap={4} align="flex-start" wrap="nowrap" data-testid="query-box">
+      <TextInput
+        label="Query"
+        size="xs"
+        style={{ flex: 1 }}
+        leftSection={<IconSearch size={14} />}
+        placeholder='level:error (imeout OR "rate limit") -type:webhook @last 24h'
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          // Enter commits at once (no wait for the pause).
+          if (e.key === 'Enter' && parseLogQuery(text).ok && (text.trim() || undefined) !== value) onCommit(text.trim() || undefined)
+        }}
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        error={error ? <ErrorPointer text={debounced} error={error} /> : undefined}
+        spellCheck={false}
+        autoComplete="off"
+        data-testid="query-input"
+      />
+      <Box mt={22}>
+        <QueryHelp onPick={pick} />
+      </Box>
+    </Group>
+  )
+}
