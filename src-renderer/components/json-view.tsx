@@ -7,9 +7,9 @@ import type { ReactNode } from 'react'
  * pull the punctuation around it (quotes, commas, the next key) into its direction, which plain
  * text in a <pre> does.
  */
-export function JsonView({ value, testId }: { value: unknown; testId?: string }) {
+export function JsonView({ value, testId, fz = 'xs', color }: { value: unknown; testId?: string; fz?: string | number; color?: string }) {
   return (
-    <Code block fz="xs" dir="ltr" data-testid={testId} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+    <Code block fz={fz} dir="ltr" color={color} data-testid={testId} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
       {render(value, '')}
     </Code>
   )

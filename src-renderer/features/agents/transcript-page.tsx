@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { Link, useParams } from 'react-router'
 import { BreadcrumbTitle } from '../../components/breadcrumb-title'
+import { JsonView } from '../../components/json-view'
 import { QueryState } from '../../components/query-state'
 import { Fields, Section } from '../../components/section'
 import type { TranscriptMessage } from '../../lib/api-types'
@@ -18,7 +19,15 @@ export const textDir = (language: string | null | undefined): 'rtl' | 'auto' =>
 
 const time = new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium', timeZone: 'UTC' })
 const clock = (iso: string) => time.format(new Date(iso))
-const pretty = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2))
+/** A tool's arguments or result: JSON with each string isolated (right-to-left values read right), or plain text. */
+function JsonOrText({ value, color }: { value: unknown; color?: string }) {
+  if (typeof value !== 'string') return <JsonView value={value} fz={11} color={color} />
+  return (
+    <Code block fz={11} dir="auto" color={color}>
+      {value}
+    </Code>
+  )
+}
 
 function Bubble({ message, fallbackLanguage }: { message: TranscriptMessage; fallbackLanguage: string }) {
   const user = message.role === 'user'
@@ -68,9 +77,7 @@ function ToolCall({ call, result }: { call: TranscriptMessage | null; result: Tr
             <Text size="10px" c="dimmed" tt="uppercase" fw={600}>
               Arguments
             </Text>
-            <Code block fz={11} dir="ltr">
-              {pretty(call.tool_arguments)}
-            </Code>
+            <JsonOrText value={call.tool_arguments} />
           </Box>
         )}
         {result && (
@@ -78,9 +85,7 @@ function ToolCall({ call, result }: { call: TranscriptMessage | null; result: Tr
             <Text size="10px" c="dimmed" tt="uppercase" fw={600}>
               Result
             </Text>
-            <Code block fz={11} dir="ltr" color={failed ? 'red.0' : undefined}>
-              {pretty(result.tool_result)}
-            </Code>
+            <JsonOrText value={result.tool_result} color={failed ? 'red.0' : undefined} />
           </Box>
         )}
       </SimpleGrid>

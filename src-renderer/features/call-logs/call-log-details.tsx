@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { CONTEXT_LINES_MAX, CONTEXT_SAME, CONTEXT_SCOPES, type ContextSame, type ContextScope } from '../../../src-shared/schemas/call-log-search'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
+import { JsonView } from '../../components/json-view'
 import { QueryState } from '../../components/query-state'
 import type { CallLogContext, CallLogLine, CallLogOrigin } from '../../lib/api-types'
 import { formatTimestamp } from '../../lib/format'
@@ -51,9 +52,8 @@ function Fields({ line, levelAsSent }: { line: CallLogLine; levelAsSent: string 
         <Table.Tr>
           <Table.Td c="dimmed">details</Table.Td>
           <Table.Td>
-            <Code block fz="xs" data-testid="details-json">
-              {JSON.stringify(line.details, null, 2)}
-            </Code>
+            {/* Each string isolated: an Arabic or Hebrew value reads right to left inside its quotes. */}
+            <JsonView value={line.details} testId="details-json" />
           </Table.Td>
         </Table.Tr>
       </Table.Tbody>

@@ -2,6 +2,7 @@ import { Badge, Code, Progress, SimpleGrid, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useParams } from 'react-router'
 import type { Tenant } from '../../../src-shared/schemas/tenant'
+import { JsonView } from '../../components/json-view'
 import { QueryState } from '../../components/query-state'
 import { RecordHeading } from '../../components/record-heading'
 import { Fields, Section } from '../../components/section'
@@ -70,7 +71,7 @@ export function TenantProfilePage() {
               <Fields rows={[['Domain', t.sip_domain ?? '—'], ['Username', t.sip_username ?? '—']]} />
             </Section>
             <Section title="Metadata">
-              {t.meta_data ? <Code block>{JSON.stringify(t.meta_data, null, 2)}</Code> : <Text c="dimmed" size="sm">none</Text>}
+              {t.meta_data ? <JsonView value={t.meta_data} fz="sm" /> : <Text c="dimmed" size="sm">none</Text>}
             </Section>
             <Section title="Timestamps">
               <Fields
