@@ -56,7 +56,7 @@ export function sendPooled(agent: Agent, host: string, port: number, request: Ht
     })
     let previous: string | undefined
     req.on('error', (error: NodeJS.ErrnoException) => done({ answers: [], error: `${error.code ?? error.message}${previous ? ` on a reused connection, after ${previous}` : ''}` }))
-    req.on('response', (res) => readAnswer(res).then((answer) => done({ answers: [answer] }), (error: Error) => done({ answers: [], error: error.message })))
+    req.on('response', (res) => readAnswer(res, request).then((answer) => done({ answers: [answer] }), (error: Error) => done({ answers: [], error: error.message })))
     writeBody(req, request)
   })
 }
@@ -79,11 +79,42 @@ function writeBody(req: ReturnType<typeof httpRequest>, request: HttpRequest): v
   req.end(bytes.subarray(half))
 }
 
-function readAnswer(res: IncomingMessage): Promise<Answer> {
+/** How long an answer that never ends on its own (the live tail) is read before the client closes it. */
+const FOLLOW_FOR_MS = 300
+
+/** The live tail's stream and SSE subscriptions answer 200 and go on until the client leaves. */
+const isEndless = (res: IncomingMessage, request: HttpRequest) =>
+  res.statusCode === 200 && (/^application\/x-ndjson/.test(String(res.headers['content-type'])) && pathOf(request.target) === '/logs/calls/stream' || String(res.headers['content-type']).startsWith('text/event-stream'))
+
+/** The path as the server routes it (`/logs/calls/./stream` is `/logs/calls/stream`). */
+function pathOf(target: string): string {
+  try {
+    return new URL(target, 'http://fuzz.invalid').pathname
+  } catch {
+    return target
+  }
+}
+
+function readAnswer(res: IncomingMessage, request: HttpRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const kept: Buffer[] = []
     let keptBytes = 0
     let bodyBytes = 0
+    if (isEndless(res, request)) {
+      // Read a while, then leave, as a tool following the stream does; the server must take that well.
+      setTimeout(() => {
+        const headers: Record<string, string> = {}
+        for (const [name, value] of Object.entries(res.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '')
+        res.destroy()
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(kept), bodyBytes })
+      }, FOLLOW_FOR_MS)
+      res.on('data', (chunk: Buffer) => {
+        bodyBytes += chunk.length
+        keptBytes = keep(kept, keptBytes, chunk)
+      })
+      res.on('error', () => {})
+      return
+    }
     res.on('data', (chunk: Buffer) => {
       bodyBytes += chunk.length
       keptBytes = keep(kept, keptBytes, chunk)
