@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createTRPCClient, httpSubscriptionLink } from '@trpc/client'
@@ -132,7 +132,7 @@ follows in Chromium (\`#/logs?live=1\`) and a tRPC subscriber in the bench proce
 |---|---|
 | lines sent / stored / received by the subscriber | ${sent.toLocaleString('en-US')} / ${stored.toLocaleString('en-US')} / ${received.size.toLocaleString('en-US')} (${duplicates} twice) |
 | achieved write rate | ${Math.round(sent / writeSeconds).toLocaleString('en-US')} lines/s over ${writeSeconds.toFixed(1)} s (${slowBatches} of ${batches} batches started late) |
-| newest line shown, lag from its creation (sampled after each batch) | p50 ${Math.round(median(lags))} ms, p90 ${Math.round(quantile(lags, 0.9))} ms, max ${Math.round(Math.max(...lags))} ms |
+| newest line shown, lag from its creation (sampled after each batch) | p50 ${Math.round(median(lags))} ms, p90 ${Math.round(quantile(lags, 0.9))} ms, max ${Math.round(Math.max(...lags))} ms; ${lags.filter((l) => l <= 1000).length} of ${lags.length} samples within 1 s |
 | page JS heap after GC: before following / at 10 s / at the end / max | ${mb(baseline.heap)} / ${mb(samples[1]?.heap ?? Number.NaN)} / ${mb(samples.at(-1)?.heap ?? Number.NaN)} / ${mb(Math.max(...heaps))} MB |
 | page DOM nodes: before / max while following | ${baseline.nodes.toLocaleString('en-US')} / ${Math.max(...samples.map((s) => s.nodes)).toLocaleString('en-US')} |
 | the page's count at the end | ${shown} |
