@@ -1,4 +1,5 @@
 import { endNotBeforeStart, idParam, instantParam, integerParam, listParam, optionalIntegerParam, uuidQueryParam } from './params'
+import { CALL_DIRECTIONS, CALL_SORTS, CALLS_PAGE } from '../call-list-options'
 import { z } from './zod'
 
 /*
@@ -6,9 +7,7 @@ import { z } from './zod'
  * operations (its own tag in /openapi.json), and the console's Calls page through tRPC.
  */
 
-export const CALL_SORTS = ['started_at', 'duration_ms', 'status'] as const
-export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const
-export const CALLS_PAGE = { limitMin: 1, limitMax: 500, limitDefault: 50 } as const
+export { CALL_DIRECTIONS, CALL_SORTS, CALLS_PAGE } from '../call-list-options'
 
 /** One call as the list answers it. */
 export const callSchema = z
