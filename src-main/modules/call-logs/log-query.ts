@@ -158,7 +158,7 @@ function levelCondition(eb: Eb, node: FieldNode): Expression<SqlBool> {
 }
 
 /** `$."a"."b"`: segments are letters, digits, `_` and `-` (the parser checks), quoted for JSON path syntax. */
-const jsonPath = (path: string[]): string => `$${path.map((p) => `."${p}"`).join('')}`
+export const jsonPath = (path: string[]): string => `$${path.map((p) => `."${p}"`).join('')}`
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
