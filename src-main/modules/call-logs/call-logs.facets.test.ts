@@ -6,7 +6,7 @@ import { migratedDb } from '../../../test/helpers/migrated-db'
 import { IDS, insert, rows } from '../../../test/helpers/rows'
 import type { Principal } from '../../kit/access'
 import { createCallLogsService } from './call-logs.service'
-import { countByQuery, countValueQuery, type FacetColumn } from './call-logs.search.repo'
+import { comboCountsQuery, countByQuery, countValueQuery, type FacetColumn } from './call-logs.search.repo'
 import { recentDetails } from './call-logs.facets.repo'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }
@@ -80,6 +80,9 @@ describe('tenant and agent facets', () => {
     const range = await service.facets(admin, filter({ from: '2026-11-01T10:01:00Z', to: '2026-11-01T10:06:00Z' }))
     expect(counts(range.tenants)).toEqual([[IDS.tenant, 5], [IDS.otherTenant, 1]])
     expect(counts(range.agents)).toEqual([[IDS.agent, 2], [IDS.agent2, 2], [AGENT3, 1]])
+    // One pass for a query: level without the level filter, the others with it.
+    const both = await service.facets(admin, filter({ levels: ['error'], query: 'tenant:acme OR tenant:beta' }))
+    expect(both).toEqual({ ...errors, types: [{ value: 'llm', count: 3 }] })
     const none = await service.facets(admin, filter({ query: 'tenant:nobody' }))
     expect(none.tenants).toEqual([])
   })
@@ -150,6 +153,11 @@ describe('facet query plans', () => {
       expect(plan).toMatch(new RegExp(`INDEX ${INDEX[column]}`))
       expect(plan).not.toMatch(/USE TEMP B-TREE FOR GROUP BY|SCAN call_logs$/)
     }
+  })
+
+  it('groups a narrow filter once, along its index', () => {
+    const plan = explain(comboCountsQuery(handle.db, { agentId: IDS.agent, levels: ['error'] }).compile())
+    expect(plan).toMatch(/^SEARCH call_logs USING INDEX call_logs_agent_timestamp \(agent_id=\?\)/)
   })
 
   it('reads the details sample newest first from the time index, stopping at the limit', () => {

@@ -50,6 +50,29 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
     return counts.sort(byCount).slice(0, FACET_VALUES_MAX)
   }
 
+  /**
+   * A narrow filter (a query, a text search, an agent, ids) read once: the lines grouped by all four
+   * columns, each facet summed from that (level without the level filter, type without the type
+   * filter), where four grouped reads would each select the same lines again.
+   */
+  async function fromOnePass(f: repo.ResolvedCallLogFilter) {
+    const combos = await withinBudget(f, budget, (g) => repo.comboCounts(db, g))
+    const sums = { log_level: new Map<string, number>(), log_type: new Map<string, number>(), tenant_id: new Map<string, number>(), agent_id: new Map<string, number>() }
+    const add = (column: repo.FacetColumn, value: string | null, n: number) => value !== null && sums[column].set(value, (sums[column].get(value) ?? 0) + n)
+    for (const c of combos) {
+      const levelOk = !f.levels?.length || f.levels.includes(c.log_level)
+      const typeOk = !f.types?.length || f.types.includes(c.log_type)
+      if (typeOk) add('log_level', c.log_level, c.count)
+      if (levelOk) add('log_type', c.log_type, c.count)
+      if (levelOk && typeOk) {
+        add('tenant_id', c.tenant_id, c.count)
+        add('agent_id', c.agent_id, c.count)
+      }
+    }
+    const list = (column: repo.FacetColumn): Count[] => [...sums[column]].map(([value, count]) => ({ value, count })).sort(byCount).slice(0, FACET_VALUES_MAX)
+    return { levels: list('log_level'), types: list('log_type'), tenants: list('tenant_id'), agents: list('agent_id') }
+  }
+
   async function named(table: 'tenants' | 'agents', counts: Count[]): Promise<NamedFacetCount[]> {
     const names = await facetsRepo.namesOf(db, table, counts.map((c) => c.value))
     return counts.map((c) => ({ ...c, name: names.get(c.value)?.name ?? null, nameShared: names.get(c.value)?.nameShared ?? false }))
@@ -61,6 +84,11 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
       const f = resolveFilter(principal, filter)
       if (f === 'nothing') return { levels: [], types: [], tenants: [], agents: [] }
       const slicer = createTimeSlicer({ signal })
+      if (!repo.isTimeRangeOnly({ ...f, levels: undefined, types: undefined })) {
+        const counts = await fromOnePass(f)
+        await slicer.tick()
+        return { ...counts, tenants: await named('tenants', counts.tenants), agents: await named('agents', counts.agents) }
+      }
       const levels = await facetCounts(f, 'log_level', slicer)
       const types = await facetCounts(f, 'log_type', slicer)
       const tenants = await named('tenants', await facetCounts(f, 'tenant_id', slicer))

@@ -116,6 +116,20 @@ export async function countBy(db: Kysely<Database>, f: ResolvedCallLogFilter, co
   return rows.map((r) => ({ value: r.value as string, count: Number(r.count) }))
 }
 
+/**
+ * Lines by (level, type, tenant, agent) under the filter without its levels and types: one pass
+ * from which every facet is summed (facets of a narrow filter: a query, a text search, an agent).
+ */
+export const comboCountsQuery = (db: Kysely<Database>, f: ResolvedCallLogFilter) =>
+  applyFilter(db.selectFrom('call_logs'), { ...f, levels: undefined, types: undefined })
+    .select((eb) => ['log_level', 'log_type', 'tenant_id', 'agent_id', eb.fn.countAll<number>().as('count')])
+    .groupBy(['log_level', 'log_type', 'tenant_id', 'agent_id'])
+
+export async function comboCounts(db: Kysely<Database>, f: ResolvedCallLogFilter) {
+  const rows = await comboCountsQuery(db, f).execute()
+  return rows.map((r) => ({ log_level: r.log_level, log_type: r.log_type, tenant_id: r.tenant_id, agent_id: r.agent_id, count: Number(r.count) }))
+}
+
 /** Whether the filter, leaving `omit` out, is at most a time range: what index range counts serve. */
 export function isTimeRangeOnly(f: ResolvedCallLogFilter, omit?: 'levels' | 'types'): boolean {
   return (
