@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { facetTerm, termState, withFacetTerm } from './facet-terms'
+import { excludedTerms, facetTerm, termState, withFacetTerm } from './facet-terms'
 import { parseLogQuery } from './parser'
 
 describe('facet terms', () => {
@@ -32,5 +32,16 @@ describe('facet terms', () => {
     const next = withFacetTerm('groq OR openai', 'details.status:429', 'in')
     expect(next).toBe('(groq OR openai) details.status:429')
     expect(termState(next, 'details.status:429')).toBe('in')
+  })
+})
+
+describe('excluded terms', () => {
+  it('lists the values filtered out of a field at the top level, with terms that toggle them back', () => {
+    const query = 'imeout -tenant:"Acme Corp" NOT tenant:beta -agent:x (-tenant:deep OR y) -details.provider:"groq"'
+    const excluded = excludedTerms(query, 'tenant')
+    expect(excluded).toEqual([{ value: 'Acme Corp', term: 'tenant:"Acme Corp"' }, { value: 'beta', term: 'tenant:beta' }])
+    expect(excluded.map((e) => termState(query, e.term))).toEqual(['out', 'out'])
+    expect(withFacetTerm('imeout -tenant:"Acme Corp"', excluded[0]!.term, 'out')).toBe('imeout')
+    expect(excludedTerms(query, 'details.provider')).toEqual([{ value: 'groq', term: 'details.provider:"groq"' }])
   })
 })

@@ -75,3 +75,20 @@ export function withFacetTerm(query: string | undefined, term: string, mode: 'in
   }
   return text ? `${text} ${written}` : written
 }
+
+/**
+ * The values a query filters out of one field at its top level (`-tenant:"Acme"`, `NOT level:debug`),
+ * each with its term as the facet writes it: they have no lines left to count, yet the facet lists
+ * them, so the filter can be taken away where it was put.
+ */
+export function excludedTerms(query: string | undefined, field: string): Array<{ value: string; term: string }> {
+  const parsed = parseLogQuery(query ?? '')
+  if (!parsed.ok) return []
+  const out: Array<{ value: string; term: string }> = []
+  for (const c of conjuncts(parsed.query.where)) {
+    if (c.kind !== 'not' || c.child.kind !== 'field' || c.child.op !== ':' || c.child.wildcard) continue
+    const name = c.child.field === 'details' ? `details.${c.child.path!.join('.')}` : c.child.field
+    if (name === field) out.push({ value: c.child.value, term: canonical(c.child) })
+  }
+  return out
+}

@@ -8,7 +8,8 @@ import './facet-list.css'
 export interface FacetItem {
   key: string
   label: string
-  count: number
+  /** Null for a value filtered out, which has no lines left to count. */
+  count: number | null
   state: 'in' | 'out' | null
   /** Shown dimmed after the label (an id under a name). */
   hint?: string
@@ -53,7 +54,7 @@ export function FacetList({ name, title, control, items, onIn, onOut, note, empt
                 {item.state === 'in' && <IconCheck size={12} aria-hidden className="facet-mark" />}
                 <span className={item.state === 'out' ? 'facet-label facet-label-out' : 'facet-label'}>{item.label}</span>
                 {item.state === 'out' && <span className="facet-tag">excluded</span>}
-                <span className="facet-count">{formatNumber(item.count)}</span>
+                {item.count !== null && <span className="facet-count">{formatNumber(item.count)}</span>}
               </UnstyledButton>
               <Tooltip label={item.state === 'out' ? 'Stop excluding' : 'Exclude'} openDelay={400}>
                 <ActionIcon

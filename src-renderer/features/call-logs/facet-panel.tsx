@@ -3,7 +3,7 @@ import { useLocalStorage } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
-import { facetTerm, termState, withFacetTerm } from '../../../src-shared/log-query/facet-terms'
+import { excludedTerms, facetTerm, termState, withFacetTerm } from '../../../src-shared/log-query/facet-terms'
 import { DETAILS_FACET_LINES, DETAILS_KEYS_LINES, type CallLogFacets, type DetailsFacet, type NamedFacetCount } from '../../../src-shared/schemas/call-log-facets'
 import type { CallLogFilterInput } from '../../../src-shared/schemas/call-log-search'
 import { formatNumber } from '../../lib/format'
@@ -26,6 +26,14 @@ const namedTerm = (field: 'tenant' | 'agent', c: NamedFacetCount) => facetTerm(f
 const toggle = (list: string[] | undefined, value: string) => {
   const next = list?.includes(value) ? list.filter((v) => v !== value) : [...(list ?? []), value]
   return next.length ? next : undefined
+}
+
+/** Values the query filters out (no lines left to count) first, so each can be taken back, then the counted ones. */
+function withExcluded(items: FacetItem[] | undefined, query: string | undefined, field: string): FacetItem[] | undefined {
+  if (!items) return items
+  const listed = new Set(items.map((i) => i.key))
+  const out = excludedTerms(query, field).filter((e) => !listed.has(e.term))
+  return [...out.map((e): FacetItem => ({ key: e.term, label: e.value, count: null, state: 'out' })), ...items]
 }
 
 const detailsLabel = (value: DetailsFacet['values'][number]['value']) => (typeof value === 'string' ? value : String(value))
@@ -51,13 +59,21 @@ export function FacetPanel({ view, setView, facets, filter, enabled }: FacetPane
   const named = (field: 'tenant' | 'agent', list: NamedFacetCount[] | undefined): FacetItem[] | undefined =>
     list?.map((c) => {
       const term = namedTerm(field, c)
-      return { key: term, label: c.name ?? c.value, hint: c.name ? c.value : undefined, count: c.count, state: termState(view.query, term) }
+      // Two with one name are told apart by the start of their ids.
+      const label = c.name ? (c.nameShared ? `${c.name} · ${c.value.slice(0, 8)}` : c.name) : c.value
+      return { key: term, label, hint: c.name ? c.value : undefined, count: c.count, state: termState(view.query, term) }
     })
   const listed = (field: 'level' | 'type', list: Array<{ value: string; count: number }> | undefined, chosen: string[] | undefined): FacetItem[] | undefined =>
     list?.map((c) => {
       const term = facetTerm(field, c.value)
       return { key: term, label: c.value, count: c.count, state: chosen?.includes(c.value) ? 'in' : termState(view.query, term) === 'out' ? 'out' : null }
     })
+  // Filtering in a level or type that the query filters out takes that term away too.
+  const paramIn = (field: 'level' | 'type', item: FacetItem) => {
+    const list = field === 'level' ? 'levels' : 'types'
+    const query = item.state === 'out' ? withFacetTerm(view.query, item.key, 'out') || undefined : view.query
+    setView({ query, [list]: toggle(view[list], item.label) })
+  }
   // Filtering out a level or type also drops it from the chosen ones, so the two never contradict.
   const paramOut = (field: 'level' | 'type', item: FacetItem) => {
     const list = field === 'level' ? 'levels' : 'types'
@@ -79,10 +95,10 @@ export function FacetPanel({ view, setView, facets, filter, enabled }: FacetPane
       </Group>
       {open && (
         <SimpleGrid id="call-log-facets" cols={{ base: 2, md: 3, lg: 5 }} spacing={6} verticalSpacing={6}>
-          <FacetList name="tenant" title="Tenant" items={named('tenant', facets?.tenants)} onIn={(i) => byQuery(i.key, 'in')} onOut={(i) => byQuery(i.key, 'out')} />
-          <FacetList name="agent" title="Agent" items={named('agent', facets?.agents)} onIn={(i) => byQuery(i.key, 'in')} onOut={(i) => byQuery(i.key, 'out')} />
-          <FacetList name="level" title="Level" items={listed('level', facets?.levels, view.levels)} onIn={(i) => setView({ levels: toggle(view.levels, i.label) })} onOut={(i) => paramOut('level', i)} />
-          <FacetList name="type" title="Type" items={listed('type', facets?.types, view.types)} onIn={(i) => setView({ types: toggle(view.types, i.label) })} onOut={(i) => paramOut('type', i)} />
+          <FacetList name="tenant" title="Tenant" items={withExcluded(named('tenant', facets?.tenants), view.query, 'tenant')} onIn={(i) => byQuery(i.key, 'in')} onOut={(i) => byQuery(i.key, 'out')} />
+          <FacetList name="agent" title="Agent" items={withExcluded(named('agent', facets?.agents), view.query, 'agent')} onIn={(i) => byQuery(i.key, 'in')} onOut={(i) => byQuery(i.key, 'out')} />
+          <FacetList name="level" title="Level" items={withExcluded(listed('level', facets?.levels, view.levels), view.query, 'level')} onIn={(i) => paramIn('level', i)} onOut={(i) => paramOut('level', i)} />
+          <FacetList name="type" title="Type" items={withExcluded(listed('type', facets?.types, view.types), view.query, 'type')} onIn={(i) => paramIn('type', i)} onOut={(i) => paramOut('type', i)} />
           <FacetList
             name={`details.${key ?? ''}`}
             title="Details"
@@ -100,7 +116,7 @@ export function FacetPanel({ view, setView, facets, filter, enabled }: FacetPane
                 data-testid="details-key"
               />
             }
-            items={key === null ? [] : detailItems}
+            items={key === null ? [] : withExcluded(detailItems, view.query, `details.${key}`)}
             empty={key === null ? 'Pick a key to count its values' : 'No plain values for this key'}
             onIn={(i) => byQuery(i.key, 'in')}
             onOut={(i) => byQuery(i.key, 'out')}
