@@ -128,7 +128,7 @@ export function CallLogsPage() {
       </Group>
       <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={facets.data} />
       <PivotChips view={view} setView={setView} />
-      <FacetPanel view={view} setView={setView} facets={facets.data} filter={filter} enabled={rowsReady} />
+      <FacetPanel view={view} setView={setView} facets={facets.data} filter={filter} enabled={rowsReady} counting={facets.isFetching} error={facets.error?.message} />
       <VolumeHistogram filter={filter} enabled={rowsReady} />
       <NewLinesBar tail={tail} onResume={resumeLive} />
       {!queryOk && <Text c="dimmed" data-testid="query-invalid">Correct the query above to see log lines.</Text>}

@@ -18,6 +18,10 @@ interface FacetPanelProps {
   filter: CallLogFilterInput
   /** Counting waits for the rows of the filter (call-logs-page.tsx). */
   enabled: boolean
+  /** The counts of a new filter are on their way (the old ones stay shown until then). */
+  counting: boolean
+  /** Why the counts could not be had (a query stopped at its budget says which part is slow). */
+  error?: string
 }
 
 /** A tenant or agent goes into the query by name when no other has it (names match any case), else by id. */
@@ -44,7 +48,7 @@ const detailsLabel = (value: DetailsFacet['values'][number]['value']) => (typeof
  * is applied is written where it can be read and edited; level and type filter in through their
  * existing filters (every other value stays counted beside them) and out through the query.
  */
-export function FacetPanel({ view, setView, facets, filter, enabled }: FacetPanelProps) {
+export function FacetPanel({ view, setView, facets, filter, enabled, counting, error }: FacetPanelProps) {
   const trpc = useTRPC()
   const [open, setOpen] = useLocalStorage({ key: 'callscope.facets.open', defaultValue: true })
   const [key, setKey] = useState<string | null>(null)
@@ -92,7 +96,15 @@ export function FacetPanel({ view, setView, facets, filter, enabled }: FacetPane
         <Button size="compact-xs" variant="subtle" aria-expanded={open} aria-controls="call-log-facets" onClick={() => setOpen(!open)}>
           {open ? 'Hide facets' : 'Show facets'}
         </Button>
+        <Text size="xs" c="dimmed" role="status" data-testid="facets-status">
+          {open && (counting || (details.isFetching && key !== null)) ? 'Counting…' : ''}
+        </Text>
       </Group>
+      {open && error && (
+        <Text size="xs" className="call-log-query-error" data-testid="facets-error">
+          Facets not counted: {error}
+        </Text>
+      )}
       {open && (
         <SimpleGrid id="call-log-facets" cols={{ base: 2, md: 3, lg: 5 }} spacing={6} verticalSpacing={6}>
           <FacetList name="tenant" title="Tenant" items={withExcluded(named('tenant', facets?.tenants), view.query, 'tenant')} onIn={(i) => byQuery(i.key, 'in')} onOut={(i) => byQuery(i.key, 'out')} />
