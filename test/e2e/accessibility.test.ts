@@ -134,6 +134,13 @@ const VISITS: Visit[] = [
     await p.getByTestId('details-context').waitFor()
     await p.getByTestId('call-log-histogram').locator('.recharts-area-area').first().waitFor()
   }),
+  // The facet panel with values filtered in and out, and a details key picked with its values.
+  page_('call-logs-facets', () => `#/logs?level=error&query=${encodeURIComponent('-type:webhook')}`, async (p) => {
+    await p.getByTestId('facet-tenant').getByRole('button', { name: /^Filter in tenant / }).first().waitFor()
+    await p.getByTestId('details-key').click()
+    await p.getByRole('option', { name: /^details\.provider/ }).click()
+    await p.getByTestId('details-note').waitFor()
+  }),
   page_('call-logs-empty', () => '#/logs?q=zzqx', (p) => p.getByText('No log line matches this filter.').waitFor()),
   page_('call-logs-query-error', () => `#/logs?query=${encodeURIComponent('level:error (imeout')}`, testId('query-error')),
   page_('call-logs-query-help', () => `#/logs?query=${encodeURIComponent('imeout OR "rate limit"')}`, async (p) => {

@@ -1,6 +1,7 @@
 import { tracked } from '@trpc/server'
 import { callLogQuerySchema } from '../../../src-shared/schemas/call-log'
 import { callLogTailInputSchema } from '../../../src-shared/schemas/call-log-stream'
+import { callLogFacetsSchema, detailsFacetInputSchema, detailsFacetSchema, detailsKeysInputSchema, detailsKeysSchema } from '../../../src-shared/schemas/call-log-facets'
 import { callLogContextInputSchema, callLogFilterSchema, callLogSearchInputSchema } from '../../../src-shared/schemas/call-log-search'
 import { z } from '../../../src-shared/schemas/zod'
 import { procedure, requireDesktop, router } from '../../kit/trpc'
@@ -17,7 +18,21 @@ export const callLogsRouter = (callLogs: CallLogsService) =>
     search: procedure
       .input(callLogSearchInputSchema)
       .query(({ ctx, input }) => callLogs.search(ctx.principal, input.filter, input.cursor, input.limit)),
-    facets: procedure.input(filterInput).query(({ ctx, input, signal }) => callLogs.facets(ctx.principal, input.filter, signal)),
+    /** Counts by level, type, tenant and agent (with names) over the filter. */
+    facets: procedure
+      .input(filterInput)
+      .output(callLogFacetsSchema)
+      .query(({ ctx, input, signal }) => callLogs.facets(ctx.principal, input.filter, signal)),
+    /** The details keys of the newest matching lines, to pick a details facet from. */
+    detailsKeys: procedure
+      .input(detailsKeysInputSchema)
+      .output(detailsKeysSchema)
+      .query(({ ctx, input }) => callLogs.detailsKeys(ctx.principal, input.filter)),
+    /** Top values of one details key over the newest matching lines (details has no index). */
+    detailsFacet: procedure
+      .input(detailsFacetInputSchema)
+      .output(detailsFacetSchema)
+      .query(({ ctx, input }) => callLogs.detailsFacet(ctx.principal, input.filter, input.key)),
     histogram: procedure.input(filterInput).query(({ ctx, input, signal }) => callLogs.histogram(ctx.principal, input.filter, signal)),
     /** Desktop only: asks where to save, then writes the filtered view there (no listener needed). */
     exportToFile: procedure

@@ -96,13 +96,38 @@ export async function highlights(db: Kysely<Database>, match: string, seqs: numb
   return new Map(result.rows.map((r) => [r.seq, r.highlighted]))
 }
 
-export async function countBy(db: Kysely<Database>, f: ResolvedCallLogFilter, column: 'log_level' | 'log_type'): Promise<Array<{ value: string; count: number }>> {
-  const rows = await applyFilter(db.selectFrom('call_logs'), f, column === 'log_level' ? 'levels' : 'types')
+/** The columns facets count by; each leads an index with timestamp (0001, 0003). */
+export type FacetColumn = 'log_level' | 'log_type' | 'tenant_id' | 'agent_id'
+
+/** The filter dimension a facet leaves out (faceted search: the other values stay in sight); tenant and agent leave none. */
+export const facetOmits = (column: FacetColumn): 'levels' | 'types' | undefined =>
+  column === 'log_level' ? 'levels' : column === 'log_type' ? 'types' : undefined
+
+/** Lines by value of `column` under the filter (its own dimension left out); lines without a value are not counted. */
+export const countByQuery = (db: Kysely<Database>, f: ResolvedCallLogFilter, column: FacetColumn) =>
+  applyFilter(db.selectFrom('call_logs'), f, facetOmits(column))
+    .where(column, 'is not', null)
     .select((eb) => [eb.ref(column).as('value'), eb.fn.countAll<number>().as('count')])
     .groupBy(column)
     .orderBy('count', 'desc')
-    .execute()
-  return rows.map((r) => ({ value: r.value, count: Number(r.count) }))
+
+export async function countBy(db: Kysely<Database>, f: ResolvedCallLogFilter, column: FacetColumn): Promise<Array<{ value: string; count: number }>> {
+  const rows = await countByQuery(db, f, column).execute()
+  return rows.map((r) => ({ value: r.value as string, count: Number(r.count) }))
+}
+
+/**
+ * Lines by (level, type, tenant, agent) under the filter without its levels and types: one pass
+ * from which every facet is summed (facets of a narrow filter: a query, a text search, an agent).
+ */
+export const comboCountsQuery = (db: Kysely<Database>, f: ResolvedCallLogFilter) =>
+  applyFilter(db.selectFrom('call_logs'), { ...f, levels: undefined, types: undefined })
+    .select((eb) => ['log_level', 'log_type', 'tenant_id', 'agent_id', eb.fn.countAll<number>().as('count')])
+    .groupBy(['log_level', 'log_type', 'tenant_id', 'agent_id'])
+
+export async function comboCounts(db: Kysely<Database>, f: ResolvedCallLogFilter) {
+  const rows = await comboCountsQuery(db, f).execute()
+  return rows.map((r) => ({ log_level: r.log_level, log_type: r.log_type, tenant_id: r.tenant_id, agent_id: r.agent_id, count: Number(r.count) }))
 }
 
 /** Whether the filter, leaving `omit` out, is at most a time range: what index range counts serve. */
@@ -118,7 +143,7 @@ export function isTimeRangeOnly(f: ResolvedCallLogFilter, omit?: 'levels' | 'typ
  * as a recursive CTE, which PostgreSQL runs as well): five levels cost five seeks, not a scan of
  * a million index entries.
  */
-export async function distinctValues(db: Kysely<Database>, column: 'log_level' | 'log_type'): Promise<string[]> {
+export async function distinctValues(db: Kysely<Database>, column: FacetColumn): Promise<string[]> {
   const col = sql.ref(column)
   const result = await sql<{ v: string }>`
     with recursive seen(v) as (
@@ -131,11 +156,13 @@ export async function distinctValues(db: Kysely<Database>, column: 'log_level' |
 }
 
 /** Lines with `column = value` in the filter's time range: one range count over (column, timestamp). */
-export async function countValue(db: Kysely<Database>, f: Pick<ResolvedCallLogFilter, 'from' | 'to'>, column: 'log_level' | 'log_type', value: string): Promise<number> {
-  const row = await applyFilter(db.selectFrom('call_logs'), { from: f.from, to: f.to })
+export const countValueQuery = (db: Kysely<Database>, f: Pick<ResolvedCallLogFilter, 'from' | 'to'>, column: FacetColumn, value: string) =>
+  applyFilter(db.selectFrom('call_logs'), { from: f.from, to: f.to })
     .where(column, '=', value)
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow()
+
+export async function countValue(db: Kysely<Database>, f: Pick<ResolvedCallLogFilter, 'from' | 'to'>, column: FacetColumn, value: string): Promise<number> {
+  const row = await countValueQuery(db, f, column, value).executeTakeFirstOrThrow()
   return Number(row.count)
 }
 

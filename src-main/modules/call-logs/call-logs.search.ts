@@ -28,11 +28,6 @@ export interface CallLogPage {
   nextCursor: CallLogCursor | null
 }
 
-export interface CallLogFacets {
-  levels: Array<{ value: string; count: number }>
-  types: Array<{ value: string; count: number }>
-}
-
 export type HistogramBucket = { start: string } & Record<LogLevel, number>
 
 export interface CallLogHistogram {
@@ -160,18 +155,6 @@ export async function withinBudget<T>(f: repo.ResolvedCallLogFilter, budgetMs: n
 export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearchOptions = {}) {
   const budget = options.queryBudgetMs ?? defaultQueryBudget()
 
-  async function facetCounts(f: repo.ResolvedCallLogFilter, column: 'log_level' | 'log_type', slicer: TimeSlicer) {
-    const omit = column === 'log_level' ? 'levels' : 'types'
-    if (!repo.isTimeRangeOnly(f, omit)) return withinBudget(f, budget, (g) => repo.countBy(db, g, column))
-    const counts: Array<{ value: string; count: number }> = []
-    for (const value of await repo.distinctValues(db, column)) {
-      await slicer.tick()
-      const count = await repo.countValue(db, f, column, value)
-      if (count > 0) counts.push({ value, count })
-    }
-    return counts.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
-  }
-
   return {
     /** One page, newest first, after `cursor` (keyset: no offsets, no overlap, no gaps). */
     async search(principal: Principal, filter: CallLogFilter, cursor: CallLogCursor | null | undefined, limit: number): Promise<CallLogPage> {
@@ -182,20 +165,6 @@ export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearch
       const page = await toLines(db, f, more ? rows.slice(0, limit) : rows)
       const last = page[page.length - 1]
       return { rows: page, nextCursor: more && last ? { timestamp: last.timestamp, seq: last.seq } : null }
-    },
-
-    /**
-     * Counts by level and by type; each leaves its own dimension out, as faceted search does.
-     * Over a bare time range (the costly case: every line counts) each value is one index range
-     * count, with the event loop free between them; narrower filters group the few rows they select.
-     */
-    async facets(principal: Principal, filter: CallLogFilter, signal?: AbortSignal): Promise<CallLogFacets> {
-      const f = resolveFilter(principal, filter)
-      if (f === 'nothing') return { levels: [], types: [] }
-      const slicer = createTimeSlicer({ signal })
-      const levels = await facetCounts(f, 'log_level', slicer)
-      const types = await facetCounts(f, 'log_type', slicer)
-      return { levels, types }
     },
 
     /** Volume over time split by level; the bucket size follows the range (at most 120 buckets). */

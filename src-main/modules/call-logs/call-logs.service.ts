@@ -10,6 +10,7 @@ import { type Principal, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import { type ExportFormat, exportStream } from './call-logs.export'
 import * as repo from './call-logs.repo'
+import { createCallLogFacets } from './call-logs.facets'
 import { type CallLogSearchOptions, createCallLogSearch, defaultQueryBudget } from './call-logs.search'
 import { createCallLogTail } from './call-logs.tail'
 import { maxSeq } from './call-logs.tail.repo'
@@ -34,8 +35,10 @@ export interface CallLogsServiceOptions extends CallLogSearchOptions {
 export function createCallLogsService(db: Kysely<Database>, json: JsonReads, options: CallLogsServiceOptions = {}) {
   const budget = options.queryBudgetMs ?? defaultQueryBudget()
   return {
-    /** The console's search, facets, histogram and context (call-logs.search.ts). */
+    /** The console's search, histogram and context (call-logs.search.ts). */
     ...createCallLogSearch(db, { queryBudgetMs: budget }),
+    /** The explorer's facets: level, type, tenant, agent and a details key (call-logs.facets.ts). */
+    ...createCallLogFacets(db, budget),
     /** Lines as they are stored (call-logs.tail.ts): the live tail of the console, the CLI and the stream. */
     ...createCallLogTail(db, options.watch ?? createStoreWatch(() => maxSeq(db))),
     /**

@@ -133,21 +133,25 @@ function fieldCondition(eb: Eb, node: FieldNode): Expression<SqlBool> {
     case 'level':
       return levelCondition(eb, node)
     case 'tenant':
-      // An id, or a tenant's name (any case of its ASCII letters, as SQL's lower() folds them).
-      return eb.or([
-        eb('tenant_id', '=', value),
-        eb('tenant_id', 'in', eb.selectFrom('tenants').select('tenants.id').where((t) => t(t.fn('lower', ['tenants.name']), '=', t.fn('lower', [t.val(value)])))),
-      ])
+      return idOrName('tenant_id', 'tenants', value)
     case 'agent':
-      return eb.or([
-        eb('agent_id', '=', value),
-        eb('agent_id', 'in', eb.selectFrom('agents').select('agents.id').where((a) => a(a.fn('lower', ['agents.name']), '=', a.fn('lower', [a.val(value)])))),
-      ])
+      return idOrName('agent_id', 'agents', value)
     case 'details':
       return detailsCondition(node)
     default:
       return eb(COLUMN[field], '=', value)
   }
+}
+
+/**
+ * An id, or the name of a tenant (agent) in any case of its ASCII letters (as SQL's lower() folds
+ * them), as one IN list: SQLite reads the (column, timestamp) index for each id in it, where
+ * `id = ? OR id IN (…)` read the whole table (90 ms for a count, 400 ms for a newest-first page
+ * on the million-line store). The id is listed as written: a line may name a tenant or agent the
+ * store has no row for.
+ */
+function idOrName(column: 'tenant_id' | 'agent_id', table: 'tenants' | 'agents', value: string): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(`call_logs.${column}`)} in (select id from ${sql.table(table)} where lower(name) = lower(${value}) union all select ${value})`
 }
 
 function levelCondition(eb: Eb, node: FieldNode): Expression<SqlBool> {
@@ -158,7 +162,7 @@ function levelCondition(eb: Eb, node: FieldNode): Expression<SqlBool> {
 }
 
 /** `$."a"."b"`: segments are letters, digits, `_` and `-` (the parser checks), quoted for JSON path syntax. */
-const jsonPath = (path: string[]): string => `$${path.map((p) => `."${p}"`).join('')}`
+export const jsonPath = (path: string[]): string => `$${path.map((p) => `."${p}"`).join('')}`
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 

@@ -10,6 +10,7 @@ import { callLogRowsOptions } from './call-log-rows-query'
 import { CallLogFilters } from './call-log-filters'
 import { CallLogTable } from './call-log-table'
 import { ExportButtons } from './export-buttons'
+import { FacetPanel } from './facet-panel'
 import { parseLogQuery } from '../../../src-shared/log-query/parser'
 import { ABORT_WHEN_SUPERSEDED } from './query-options'
 import { PivotChips } from './pivot-chips'
@@ -127,6 +128,7 @@ export function CallLogsPage() {
       </Group>
       <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={facets.data} />
       <PivotChips view={view} setView={setView} />
+      <FacetPanel view={view} setView={setView} facets={facets.data} filter={filter} enabled={rowsReady} counting={facets.isFetching} error={facets.error?.message} />
       <VolumeHistogram filter={filter} enabled={rowsReady} />
       <NewLinesBar tail={tail} onResume={resumeLive} />
       {!queryOk && <Text c="dimmed" data-testid="query-invalid">Correct the query above to see log lines.</Text>}

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench:facets [-- <migrated copy.sqlite>]` (issue 17, points 2 and 6): the explorer's
+ * facets on the 1,000,296-line demo store. Copies .bench-data/large.sqlite (never written) to a
+ * scratch file and migrates the copy, then times, through the real service as `serve` runs it
+ * (reader threads, writer thread), `callLogs.facets` (level, type, tenant and agent counts with
+ * names), `detailsKeys` and `detailsFacet` for `provider` over representative filters. Writes the
+ * "## Facets" section of docs/benchmarks.md (bench/run.ts keeps it).
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, cpus, totalmem } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { DETAILS_FACET_LINES } from '../src-shared/schemas/call-log-facets'
+import { callLogFilterSchema, type CallLogFilterInput } from '../src-shared/schemas/call-log-search'
+import { openDatabase } from '../src-main/db/connection'
+import { migrateToLatest } from '../src-main/db/migrate'
+import { OWNER } from '../src-main/kit/access'
+import { createService } from '../src-main/service'
+import { withSection } from './report-sections'
+
+const root = join(import.meta.dirname, '..')
+const source = join(root, '.bench-data', 'large.sqlite')
+const copy = process.argv[2] ?? join(root, '.bench-data', 'facets-bench.sqlite')
+const RUNS = Number(process.env.BENCH_RUNS ?? 9)
+
+interface Case {
+  name: string
+  filter: CallLogFilterInput
+}
+
+function cases(sqlite: Database.Database): Case[] {
+  const max = sqlite.prepare('select max(timestamp) from call_logs').pluck().get() as string
+  const dayBefore = new Date(Date.parse(max) - 86_400_000).toISOString()
+  const tenant = sqlite.prepare('select t.name from call_logs c join tenants t on t.id = c.tenant_id group by t.id order by count(*) desc limit 1').pluck().get() as string
+  return [
+    { name: 'no filter (every line)', filter: {} },
+    { name: 'the last day of the data (a bare time range)', filter: { from: dayBefore, to: max } },
+    { name: 'level filter `?level=error`', filter: { levels: ['error'] } },
+    { name: '`level:error`', filter: { query: 'level:error' } },
+    { name: `\`tenant:"${tenant}"\` (the largest tenant)`, filter: { query: `tenant:"${tenant}"` } },
+    { name: '`imeout OR "rate limit"`', filter: { query: 'imeout OR "rate limit"' } },
+    { name: '`details.provider:groq`', filter: { query: 'details.provider:groq' } },
+  ]
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))]!
+
+async function prepareCopy(): Promise<string> {
+  if (existsSync(copy)) return `reused the migrated copy ${copy}`
+  if (!existsSync(source)) throw new Error(`${source} is missing: run npm run bench first`)
+  const t = performance.now()
+  const from = new Database(source, { readonly: true })
+  from.exec(`vacuum into '${copy.replace(/'/g, "''")}'`)
+  from.close()
+  const handle = openDatabase({ path: copy })
+  await migrateToLatest(handle.db)
+  await handle.close()
+  return `copied and migrated in ${((performance.now() - t) / 1000).toFixed(1)} s`
+}
+
+type Timing = { median: number; p90: number; stopped?: string }
+
+async function time(read: () => Promise<unknown>): Promise<Timing> {
+  const runs: number[] = []
+  let stopped: string | undefined
+  for (let i = 0; i < RUNS + 2; i++) {
+    const t = performance.now()
+    try {
+      await read()
+    } catch (error) {
+      // Stopped at the query budget: the console shows this message in the facet's place.
+      stopped = (error as Error).message
+    }
+    if (i >= 2) runs.push(performance.now() - t)
+  }
+  return { median: median(runs), p90: p90(runs), stopped }
+}
+
+const ms = (t: Timing) => `${t.median.toFixed(0)}${t.stopped ? ' (stopped at the budget)' : ''} | ${t.p90.toFixed(0)}`
+
+async function main() {
+  const note = await prepareCopy()
+  const sqlite = new Database(copy, { readonly: true })
+  const list = cases(sqlite)
+  sqlite.close()
+  const service = await createService({ dbPath: copy, seedNewDatabase: false })
+  const rows: string[] = []
+  try {
+    for (const c of list) {
+      const filter = callLogFilterSchema.parse(c.filter)
+      const facets = await time(() => service.callLogs.facets(OWNER, filter))
+      const keys = await time(() => service.callLogs.detailsKeys(OWNER, filter))
+      const provider = await time(() => service.callLogs.detailsFacet(OWNER, filter, 'provider'))
+      const sample = await service.callLogs.facets(OWNER, filter).catch(() => null)
+      const shape = sample ? `${sample.tenants.length} tenants, ${sample.agents.length} agents` : 'stopped'
+      const line = `| ${c.name} | ${ms(facets)} | ${ms(keys)} | ${ms(provider)} | ${shape} |`
+      console.log(line)
+      rows.push(line)
+    }
+  } finally {
+    await service.close()
+  }
+  const section = `## Facets
+
+\`npm run bench:facets\` (bench/facets.ts) on ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'cpu'}), ${Math.round(totalmem() / 2 ** 30)} GiB,
+Node ${process.version}: the explorer's facets (issue 17 pt 2) on a migrated copy of the 1,000,296-line demo store (${note}),
+through the real service as \`serve\` runs it (reader threads, writer thread). "facets" is \`callLogs.facets\`: counts by
+level, type, tenant and agent with names, each over its (column, timestamp) index; "details keys" is \`detailsKeys\` (the
+keys of the newest 1,000 matching lines) and "details provider" \`detailsFacet\` for \`provider\` (its top values in the newest
+${DETAILS_FACET_LINES.toLocaleString('en')} matching lines: \`details\` has no index). ${RUNS} runs after 2 warm-ups; median | p90 in ms. The aim is 500 ms median.
+
+| filter | facets median | p90 | details keys median | p90 | details provider median | p90 | facet lengths |
+|---|---:|---:|---:|---:|---:|---:|---|
+${rows.join('\n')}
+
+Reading (of the run this text was written with): counts over every line took 234 ms median (the four facets as range
+counts of their indexes), a day of data 36 ms, a level or an indexed query 19–70 ms, a text query 114 ms. Two cases are
+over the 500 ms aim: the largest tenant (\`tenant:"…"\`, 26% of the store, about 570 ms: its 258,000 lines grouped by
+level, type, tenant and agent in one pass) and \`details.provider:groq\` (about 1.4 s, at times stopped by the 2 s budget:
+no index, so every line's details is read). The console shows the rows first, keeps the previous counts with
+"Counting…" until the new ones come, and says why when a count was stopped. The details sample (10,000 lines) costs 12–100
+ms unless the filter itself is a details test (about 600 ms).
+`
+  const reportPath = join(root, 'docs', 'benchmarks.md')
+  writeFileSync(reportPath, withSection(readFileSync(reportPath, 'utf8'), '## Facets', section))
+  console.log(section)
+  if (process.env.BENCH_KEEP_COPY !== '1' && process.argv[2] === undefined) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true })
+  }
+}
+
+await main()

@@ -1,0 +1,116 @@
+import type { Kysely } from 'kysely'
+import type { CallLogFilter } from '../../../src-shared/schemas/call-log-search'
+import {
+  type CallLogFacets,
+  DETAILS_FACET_LINES,
+  DETAILS_FACET_TOP,
+  DETAILS_KEY,
+  DETAILS_KEYS_LINES,
+  type DetailsFacet,
+  type DetailsKeys,
+  FACET_VALUES_MAX,
+  type NamedFacetCount,
+} from '../../../src-shared/schemas/call-log-facets'
+import type { Database } from '../../db/schema'
+import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
+import type { Principal } from '../../kit/access'
+import * as facetsRepo from './call-logs.facets.repo'
+import * as repo from './call-logs.search.repo'
+import { resolveFilter, withinBudget } from './call-logs.search'
+
+/*
+ * The explorer's facets (issue 17 pt 2). Level, type, tenant and agent are counted in SQL over
+ * their (column, timestamp) indexes; level and type each leave their own dimension out, as faceted
+ * search does. `details` has no index: a key's values are counted over the newest matching lines
+ * only (DETAILS_FACET_LINES), and the answer says how many lines it read.
+ */
+
+type Count = { value: string; count: number }
+
+const byCount = (a: Count, b: Count) => b.count - a.count || a.value.localeCompare(b.value)
+
+export function createCallLogFacets(db: Kysely<Database>, budget: number) {
+  /**
+   * Over a bare time range (the costly case: every line counts) each value is one index range
+   * count (a loose index scan finds the values), with the event loop free between them; narrower
+   * filters group the few rows they select.
+   */
+  async function facetCounts(f: repo.ResolvedCallLogFilter, column: repo.FacetColumn, slicer: TimeSlicer): Promise<Count[]> {
+    if (!repo.isTimeRangeOnly(f, repo.facetOmits(column))) {
+      const counts = await withinBudget(f, budget, (g) => repo.countBy(db, g, column))
+      await slicer.tick()
+      return counts.sort(byCount).slice(0, FACET_VALUES_MAX)
+    }
+    const counts: Count[] = []
+    for (const value of await repo.distinctValues(db, column)) {
+      await slicer.tick()
+      const count = await repo.countValue(db, f, column, value)
+      if (count > 0) counts.push({ value, count })
+    }
+    return counts.sort(byCount).slice(0, FACET_VALUES_MAX)
+  }
+
+  /**
+   * A narrow filter (a query, a text search, an agent, ids) read once: the lines grouped by all four
+   * columns, each facet summed from that (level without the level filter, type without the type
+   * filter), where four grouped reads would each select the same lines again.
+   */
+  async function fromOnePass(f: repo.ResolvedCallLogFilter) {
+    const combos = await withinBudget(f, budget, (g) => repo.comboCounts(db, g))
+    const sums = { log_level: new Map<string, number>(), log_type: new Map<string, number>(), tenant_id: new Map<string, number>(), agent_id: new Map<string, number>() }
+    const add = (column: repo.FacetColumn, value: string | null, n: number) => value !== null && sums[column].set(value, (sums[column].get(value) ?? 0) + n)
+    for (const c of combos) {
+      const levelOk = !f.levels?.length || f.levels.includes(c.log_level)
+      const typeOk = !f.types?.length || f.types.includes(c.log_type)
+      if (typeOk) add('log_level', c.log_level, c.count)
+      if (levelOk) add('log_type', c.log_type, c.count)
+      if (levelOk && typeOk) {
+        add('tenant_id', c.tenant_id, c.count)
+        add('agent_id', c.agent_id, c.count)
+      }
+    }
+    const list = (column: repo.FacetColumn): Count[] => [...sums[column]].map(([value, count]) => ({ value, count })).sort(byCount).slice(0, FACET_VALUES_MAX)
+    return { levels: list('log_level'), types: list('log_type'), tenants: list('tenant_id'), agents: list('agent_id') }
+  }
+
+  async function named(table: 'tenants' | 'agents', counts: Count[]): Promise<NamedFacetCount[]> {
+    const names = await facetsRepo.namesOf(db, table, counts.map((c) => c.value))
+    return counts.map((c) => ({ ...c, name: names.get(c.value)?.name ?? null, nameShared: names.get(c.value)?.nameShared ?? false }))
+  }
+
+  return {
+    /** Counts by level, type, tenant and agent (with names), most first, at most FACET_VALUES_MAX each. */
+    async facets(principal: Principal, filter: CallLogFilter, signal?: AbortSignal): Promise<CallLogFacets> {
+      const f = resolveFilter(principal, filter)
+      if (f === 'nothing') return { levels: [], types: [], tenants: [], agents: [] }
+      const slicer = createTimeSlicer({ signal })
+      if (!repo.isTimeRangeOnly({ ...f, levels: undefined, types: undefined })) {
+        const counts = await fromOnePass(f)
+        await slicer.tick()
+        return { ...counts, tenants: await named('tenants', counts.tenants), agents: await named('agents', counts.agents) }
+      }
+      const levels = await facetCounts(f, 'log_level', slicer)
+      const types = await facetCounts(f, 'log_type', slicer)
+      const tenants = await named('tenants', await facetCounts(f, 'tenant_id', slicer))
+      const agents = await named('agents', await facetCounts(f, 'agent_id', slicer))
+      return { levels, types, tenants, agents }
+    },
+
+    /** The details keys to pick a facet from: those of the newest DETAILS_KEYS_LINES matching lines. */
+    async detailsKeys(principal: Principal, filter: CallLogFilter): Promise<DetailsKeys> {
+      const f = resolveFilter(principal, filter)
+      if (f === 'nothing') return { keys: [], linesRead: 0 }
+      const found = await withinBudget(f, budget, (g) => facetsRepo.detailsKeys(db, g, DETAILS_KEYS_LINES, FACET_VALUES_MAX))
+      // A key the query language cannot name (a space, a dot inside it) could not be filtered on.
+      return { keys: found.keys.filter((k) => DETAILS_KEY.test(k.key) && !k.key.includes('.')), linesRead: found.linesRead }
+    },
+
+    /** Top values of `details.<key>` in the newest DETAILS_FACET_LINES matching lines. */
+    async detailsFacet(principal: Principal, filter: CallLogFilter, key: string): Promise<DetailsFacet> {
+      const f = resolveFilter(principal, filter)
+      if (f === 'nothing') return { key, values: [], linesRead: 0, linesWithKey: 0, sampled: false }
+      const found = await withinBudget(f, budget, (g) => facetsRepo.detailsValues(db, g, key, DETAILS_FACET_LINES, DETAILS_FACET_TOP))
+      return { key, ...found, sampled: found.linesRead >= DETAILS_FACET_LINES }
+    },
+  }
+}

@@ -1,0 +1,152 @@
+import { Button, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core'
+import { useLocalStorage } from '@mantine/hooks'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { CallLogViewParams } from '../../../src-shared/call-log-view'
+import { excludedTerms, facetTerm, termState, withFacetTerm } from '../../../src-shared/log-query/facet-terms'
+import { DETAILS_FACET_LINES, DETAILS_KEYS_LINES, type CallLogFacets, type DetailsFacet, type NamedFacetCount } from '../../../src-shared/schemas/call-log-facets'
+import type { CallLogFilterInput } from '../../../src-shared/schemas/call-log-search'
+import { formatNumber } from '../../lib/format'
+import { useTRPC } from '../../lib/trpc'
+import { type FacetItem, FacetList } from './facet-list'
+import { ABORT_WHEN_SUPERSEDED } from './query-options'
+
+interface FacetPanelProps {
+  view: CallLogViewParams
+  setView: (patch: Partial<CallLogViewParams>) => void
+  facets: CallLogFacets | undefined
+  filter: CallLogFilterInput
+  /** Counting waits for the rows of the filter (call-logs-page.tsx). */
+  enabled: boolean
+  /** The counts of a new filter are on their way (the old ones stay shown until then). */
+  counting: boolean
+  /** Why the counts could not be had (a query stopped at its budget says which part is slow). */
+  error?: string
+}
+
+/** A tenant or agent goes into the query by name when no other has it (names match any case), else by id. */
+const namedTerm = (field: 'tenant' | 'agent', c: NamedFacetCount) => facetTerm(field, c.name && !c.nameShared ? c.name : c.value)
+
+const toggle = (list: string[] | undefined, value: string) => {
+  const next = list?.includes(value) ? list.filter((v) => v !== value) : [...(list ?? []), value]
+  return next.length ? next : undefined
+}
+
+/** Values the query filters out (no lines left to count) first, so each can be taken back, then the counted ones. */
+function withExcluded(items: FacetItem[] | undefined, query: string | undefined, field: string): FacetItem[] | undefined {
+  if (!items) return items
+  const listed = new Set(items.map((i) => i.key))
+  const out = excludedTerms(query, field).filter((e) => !listed.has(e.term))
+  return [...out.map((e): FacetItem => ({ key: e.term, label: e.value, count: null, state: 'out' })), ...items]
+}
+
+const detailsLabel = (value: DetailsFacet['values'][number]['value']) => (typeof value === 'string' ? value : String(value))
+
+/**
+ * Facets with counts (issue 17 pt 2): tenant, agent, level, type and one details key the user picks.
+ * Tenant, agent and details filter through the query line (`tenant:"Acme"`, `-agent:…`), so what
+ * is applied is written where it can be read and edited; level and type filter in through their
+ * existing filters (every other value stays counted beside them) and out through the query.
+ */
+export function FacetPanel({ view, setView, facets, filter, enabled, counting, error }: FacetPanelProps) {
+  const trpc = useTRPC()
+  const [open, setOpen] = useLocalStorage({ key: 'callscope.facets.open', defaultValue: true })
+  const [key, setKey] = useState<string | null>(null)
+  const keys = useQuery({ ...trpc.callLogs.detailsKeys.queryOptions({ filter }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: enabled && open })
+  const details = useQuery({
+    ...trpc.callLogs.detailsFacet.queryOptions({ filter, key: key ?? '' }, ABORT_WHEN_SUPERSEDED),
+    placeholderData: keepPreviousData,
+    enabled: enabled && open && key !== null,
+  })
+
+  const byQuery = (term: string, mode: 'in' | 'out') => setView({ query: withFacetTerm(view.query, term, mode) || undefined })
+  const named = (field: 'tenant' | 'agent', list: NamedFacetCount[] | undefined): FacetItem[] | undefined =>
+    list?.map((c) => {
+      const term = namedTerm(field, c)
+      // Two with one name are told apart by the start of their ids.
+      const label = c.name ? (c.nameShared ? `${c.name} · ${c.value.slice(0, 8)}` : c.name) : c.value
+      return { key: term, label, hint: c.name ? c.value : undefined, count: c.count, state: termState(view.query, term) }
+    })
+  const listed = (field: 'level' | 'type', list: Array<{ value: string; count: number }> | undefined, chosen: string[] | undefined): FacetItem[] | undefined =>
+    list?.map((c) => {
+      const term = facetTerm(field, c.value)
+      return { key: term, label: c.value, count: c.count, state: chosen?.includes(c.value) ? 'in' : termState(view.query, term) === 'out' ? 'out' : null }
+    })
+  // Filtering in a level or type that the query filters out takes that term away too.
+  const paramIn = (field: 'level' | 'type', item: FacetItem) => {
+    const list = field === 'level' ? 'levels' : 'types'
+    const query = item.state === 'out' ? withFacetTerm(view.query, item.key, 'out') || undefined : view.query
+    setView({ query, [list]: toggle(view[list], item.label) })
+  }
+  // Filtering out a level or type also drops it from the chosen ones, so the two never contradict.
+  const paramOut = (field: 'level' | 'type', item: FacetItem) => {
+    const list = field === 'level' ? 'levels' : 'types'
+    const query = withFacetTerm(view.query, item.key, 'out') || undefined
+    setView({ query, [list]: view[list]?.filter((v) => v !== item.label).length ? view[list]?.filter((v) => v !== item.label) : undefined })
+  }
+  const detailsData = key !== null && details.data?.key === key ? details.data : undefined
+  const detailItems: FacetItem[] | undefined = detailsData?.values.map((v) => {
+    const term = facetTerm(`details.${key}`, v.value)
+    return { key: term, label: detailsLabel(v.value), count: v.count, state: termState(view.query, term) }
+  })
+
+  return (
+    <Stack gap={4} data-testid="facet-panel">
+      <Group gap="xs">
+        <Button size="compact-xs" variant="subtle" aria-expanded={open} aria-controls="call-log-facets" onClick={() => setOpen(!open)}>
+          {open ? 'Hide facets' : 'Show facets'}
+        </Button>
+        <Text size="xs" c="dimmed" role="status" data-testid="facets-status">
+          {open && (counting || (details.isFetching && key !== null)) ? 'Counting…' : ''}
+        </Text>
+      </Group>
+      {open && error && (
+        <Text size="xs" className="call-log-query-error" data-testid="facets-error">
+          Facets not counted: {error}
+        </Text>
+      )}
+      {open && (
+        <SimpleGrid id="call-log-facets" cols={{ base: 2, md: 3, lg: 5 }} spacing={6} verticalSpacing={6}>
+          <FacetList name="tenant" title="Tenant" items={withExcluded(named('tenant', facets?.tenants), view.query, 'tenant')} onIn={(i) => byQuery(i.key, 'in')} onOut={(i) => byQuery(i.key, 'out')} />
+          <FacetList name="agent" title="Agent" items={withExcluded(named('agent', facets?.agents), view.query, 'agent')} onIn={(i) => byQuery(i.key, 'in')} onOut={(i) => byQuery(i.key, 'out')} />
+          <FacetList name="level" title="Level" items={withExcluded(listed('level', facets?.levels, view.levels), view.query, 'level')} onIn={(i) => paramIn('level', i)} onOut={(i) => paramOut('level', i)} />
+          <FacetList name="type" title="Type" items={withExcluded(listed('type', facets?.types, view.types), view.query, 'type')} onIn={(i) => paramIn('type', i)} onOut={(i) => paramOut('type', i)} />
+          <FacetList
+            name={`details.${key ?? ''}`}
+            title="Details"
+            control={
+              <Select
+                size="xs"
+                aria-label="Details key"
+                placeholder="Pick a details key"
+                searchable
+                clearable
+                data={(keys.data?.keys ?? []).map((k) => ({ value: k.key, label: `details.${k.key} (${formatNumber(k.count)})` }))}
+                value={key}
+                onChange={setKey}
+                nothingFoundMessage={`No key in the newest ${formatNumber(DETAILS_KEYS_LINES)} matching lines`}
+                data-testid="details-key"
+              />
+            }
+            items={key === null ? [] : withExcluded(detailItems, view.query, `details.${key}`)}
+            empty={key === null ? 'Pick a key to count its values' : 'No plain values for this key'}
+            onIn={(i) => byQuery(i.key, 'in')}
+            onOut={(i) => byQuery(i.key, 'out')}
+            note={detailsData && <DetailsNote facet={detailsData} />}
+          />
+        </SimpleGrid>
+      )}
+    </Stack>
+  )
+}
+
+/** What a details facet counted: the newest lines only (details has no index). */
+function DetailsNote({ facet }: { facet: DetailsFacet }) {
+  const lines = formatNumber(facet.linesRead)
+  return (
+    <Text span size="xs" data-testid="details-note">
+      {facet.sampled ? `Top values in the newest ${formatNumber(DETAILS_FACET_LINES)} matching lines` : `Top values in all ${lines} matching lines`}
+      {`; ${formatNumber(facet.linesWithKey)} have details.${facet.key}.`}
+    </Text>
+  )
+}
