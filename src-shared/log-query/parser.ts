@@ -1,4 +1,5 @@
 import { parseInstant } from '../schemas/params'
+import { DURATION, UNIT_MS } from '../time-range'
 import type { LogQuery, ParseResult, QueryNode, TextNode, TimeTerm } from './ast'
 import { fieldNode } from './fields'
 import { fail, QuerySyntaxError, type Token, tokenize } from './lexer'
@@ -14,8 +15,6 @@ export const LOG_QUERY_MAX_LENGTH = 2000
 const MAX_TERMS = 100
 const MAX_DEPTH = 24
 
-const DURATION = /^(\d{1,6})(s|m|h|d|w)$/
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
 
 type TimeNode = { kind: 'time'; term: TimeTerm; start: number; end: number }
 type Node = QueryNode | TimeNode

@@ -1,6 +1,7 @@
 import { LOG_LEVELS } from '../constants'
 import { LOG_QUERY_MAX_LENGTH, parseLogQuery } from '../log-query/parser'
 import { laxUuid, parseInstant } from './params'
+import { canonicalRelative, relativeOffsetMs } from '../time-range'
 import { z } from './zod'
 
 /** The most rows one page of the console's call log search returns. */
@@ -11,9 +12,10 @@ const instant = (endOfDay: boolean) =>
     .string()
     .max(40)
     .transform((text, ctx) => {
-      const parsed = parseInstant(text.trim(), endOfDay)
+      // `now-15m` stays relative here: the service resolves it for each read (src-shared/time-range.ts).
+      const parsed = canonicalRelative(text) ?? parseInstant(text.trim(), endOfDay)
       if (parsed === null) {
-        ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z)' })
+        ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date (2026-11-01), a date-time (2026-11-01T09:30:00Z) or a time relative to now (now-15m, now-24h, now-7d)' })
         return z.NEVER
       }
       return parsed
@@ -32,14 +34,26 @@ export function checkLogQuery(text: string, ctx: z.RefinementCtx): void {
 }
 
 /**
+ * Whether the range can hold anything: two instants or two relative bounds are compared; an instant
+ * against a relative bound depends on when it is read, which the service checks then (resolveFilter).
+ */
+function startsBeforeEnd(f: { from?: string; to?: string }): boolean {
+  if (!f.from || !f.to) return true
+  const from = relativeOffsetMs(f.from)
+  const to = relativeOffsetMs(f.to)
+  if (from !== null && to !== null) return from >= to
+  return from !== null || to !== null || f.from <= f.to
+}
+
+/**
  * The console's call log filter: richer than `GET /logs/calls`. Every field is optional; a
  * tenant-scoped principal's own tenant always replaces `tenantId`.
  */
 export const callLogFilterSchema = z
   .object({
-    /** Inclusive; a bare date is the start of that day (UTC). */
+    /** Inclusive; a bare date is the start of that day (UTC); `now-15m` is relative to each read. */
     from: instant(false).optional(),
-    /** Inclusive; a bare date includes that whole day (UTC). */
+    /** Inclusive; a bare date includes that whole day (UTC); `now`, `now-1h` are relative to each read. */
     to: instant(true).optional(),
     agentId: laxUuid().optional(),
     tenantId: laxUuid().optional(),
@@ -60,7 +74,7 @@ export const callLogFilterSchema = z
     traceId: z.string().max(200).optional(),
     sessionId: z.string().max(200).optional(),
   })
-  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'The range ends before it starts', path: ['to'] })
+  .refine(startsBeforeEnd, { message: 'The range ends before it starts', path: ['to'] })
 
 export type CallLogFilterInput = z.input<typeof callLogFilterSchema>
 export type CallLogFilter = z.output<typeof callLogFilterSchema>

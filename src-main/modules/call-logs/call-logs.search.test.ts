@@ -7,7 +7,7 @@ import type { Principal } from '../../kit/access'
 import { createCallLogsService } from './call-logs.service'
 import { type NeighbourColumn, neighbourQueries, pageQuery } from './call-logs.search.repo'
 import type { CallLogRow } from '../../db/schema'
-import { pickBucketSeconds } from './call-logs.search'
+import { pickBucketSeconds, resolveFilter } from './call-logs.search'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }
 const tenantB: Principal = { role: 'tenant', tenantId: IDS.otherTenant, tokenId: 'k' }
@@ -276,5 +276,30 @@ describe('query plans', () => {
     for (const p of explain('tenant_id')) expect(p).toMatch(/^SEARCH call_logs USING INDEX call_logs_tenant_timestamp \(tenant_id=\? AND timestamp[<>]\?\)$/)
     for (const p of explain('agent_id')) expect(p).toMatch(/^SEARCH call_logs USING INDEX call_logs_agent_timestamp \(agent_id=\? AND timestamp[<>]\?\)$/)
     for (const p of explain(null, IDS.tenant)) expect(p).not.toMatch(/TEMP B-TREE|SCAN/)
+  })
+})
+
+describe('relative time bounds', () => {
+  const NOW = new Date('2026-11-01T10:10:00.000Z')
+
+  it('resolves from=now-… and to=now-… at the given now, in the one place every read goes through', () => {
+    expect(resolveFilter(admin, filter({ from: 'now-5m', to: 'now-3m' }), NOW)).toMatchObject({ from: '2026-11-01T10:05:00.000Z', to: '2026-11-01T10:07:00.000Z' })
+    expect(resolveFilter(admin, filter({ from: 'now-5m', query: '@last 2m' }), NOW)).toMatchObject({ from: '2026-11-01T10:08:00.000Z' })
+    // An instant after a relative end: nothing, known only once now is.
+    expect(resolveFilter(admin, filter({ from: '2026-11-01T10:09:00Z', to: 'now-5m' }), NOW)).toBe('nothing')
+  })
+
+  it('finds the lines of the last minutes, and charts up to now', async () => {
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString()
+    insert(handle, 'call_logs', rows.callLog({ id: uuid(101), timestamp: minutesAgo(3), message: 'recent one' }))
+    insert(handle, 'call_logs', rows.callLog({ id: uuid(102), timestamp: minutesAgo(30), message: 'older one' }))
+    expect(await messages({ from: 'now-15m' })).toEqual(['recent one'])
+    expect(await messages({ from: 'now-1h', to: 'now-15m' })).toEqual(['older one'])
+    const before = Date.now()
+    const hist = await service.histogram(admin, filter({ from: 'now-15m' }))
+    expect(hist.bucketSeconds).toBe(60)
+    expect(Date.parse(hist.to!)).toBeGreaterThanOrEqual(before)
+    expect(Date.parse(hist.to!) - Date.parse(hist.from!)).toBe(15 * 60_000)
+    expect(hist.buckets.reduce((n, b) => n + b.info, 0)).toBe(1)
   })
 })

@@ -14,6 +14,7 @@ import { compileLogQuery } from './log-query'
 import { mergeRanges, positiveTextTerms, substringRanges, wordRanges } from './log-query.highlight'
 import { QUERY_BUDGET_MS, tooSlowError } from './log-query.slow'
 import { isBudgetExceeded } from '../../db/query-budget'
+import { isRelativeBound, resolveTimeBound } from '../../../src-shared/time-range'
 
 /** A row of the console's call log table: the API record plus its keyset position. */
 export type CallLogLine = CallLog & {
@@ -33,6 +34,9 @@ export type HistogramBucket = { start: string } & Record<LogLevel, number>
 export interface CallLogHistogram {
   bucketSeconds: number
   buckets: HistogramBucket[]
+  /** The span charted (relative bounds resolved): what the console zooms out from. Absent when empty. */
+  from?: string
+  to?: string
 }
 
 export interface CallLogContext {
@@ -84,12 +88,18 @@ export function pickBucketSeconds(fromMs: number, toMs: number): number {
 }
 
 /**
- * Validation happened in zod; this scopes to the principal's tenant, makes `q` safe for FTS5 and
- * compiles `query` (its time range intersected with from/to). `now` anchors `@last`.
+ * Validation happened in zod; this scopes to the principal's tenant, resolves relative bounds
+ * (`from=now-15m`), makes `q` safe for FTS5 and compiles `query` (its time range intersected with
+ * from/to). `now` anchors relative bounds and `@last`: the one place they become instants, for the
+ * explorer, the histogram, facets, live tail and both exports.
  */
 export function resolveFilter(principal: Principal, filter: CallLogFilter, now = new Date()): repo.ResolvedCallLogFilter | 'nothing' {
-  const { q, query, tenantId, ...rest } = filter
+  const { q, query, tenantId, from, to, ...rest } = filter
   const resolved: repo.ResolvedCallLogFilter = { ...rest, tenantId: tenantScope(principal) ?? tenantId }
+  if (from) resolved.from = resolveTimeBound(from, now)
+  if (to) resolved.to = resolveTimeBound(to, now)
+  // An instant against a relative bound can only be compared now.
+  if (resolved.from && resolved.to && resolved.from > resolved.to) return 'nothing'
   if (q?.trim()) {
     const match = toFtsQuery(q)
     // Only punctuation: nothing the index could find.
@@ -169,10 +179,12 @@ export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearch
 
     /** Volume over time split by level; the bucket size follows the range (at most 120 buckets). */
     async histogram(principal: Principal, filter: CallLogFilter, signal?: AbortSignal): Promise<CallLogHistogram> {
-      const f = resolveFilter(principal, filter)
+      const now = new Date()
+      const f = resolveFilter(principal, filter, now)
       if (f === 'nothing') return { bucketSeconds: 3600, buckets: [] }
       let from = f.from
-      let to = f.to
+      // "The last 15 minutes" charts up to now, not up to its last line.
+      let to = f.to ?? (isRelativeBound(filter.from) ? now.toISOString() : undefined)
       if (!from || !to) {
         const bounds = await withinBudget(f, budget, (g) => repo.timeBounds(db, g))
         from ??= bounds.min ?? undefined
@@ -197,7 +209,7 @@ export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearch
         const bucket = byStart.get(c.bucket)
         if (bucket && (LOG_LEVELS as readonly string[]).includes(c.level)) bucket[c.level as LogLevel] += c.count
       }
-      return { bucketSeconds: size, buckets: [...byStart.values()] }
+      return { bucketSeconds: size, buckets: [...byStart.values()], from, to }
     },
 
     /**
