@@ -6,8 +6,8 @@ export type FilterField = keyof typeof VIEW_PARAM_NAMES
 
 /** Call log filter options, named as the console's URL parameters (the same codec reads both). */
 export const FILTER_HELP: Record<FilterField, string> = {
-  from: 'only lines at or after this date or date-time (UTC unless an offset is given)',
-  to: 'only lines at or before this date or date-time',
+  from: 'only lines at or after this date or date-time (UTC unless an offset is given), or relative to now: now-15m, now-24h, now-7d',
+  to: 'only lines at or before this date or date-time, or relative to now: now, now-1h',
   agentId: 'only lines of this agent id',
   levels: 'only these levels, comma-separated (debug,info,warning,error,critical)',
   types: 'only these log types, comma-separated',

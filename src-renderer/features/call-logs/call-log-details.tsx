@@ -9,7 +9,8 @@ import { QueryState } from '../../components/query-state'
 import type { CallLogContext, CallLogLine, CallLogOrigin } from '../../lib/api-types'
 import { formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
-import { formatLogTime } from './format'
+import { formatLogTime, UTC, zoneLabel } from './format'
+import { useTimeZone } from './time-zone'
 import { LogLevelBadge } from './log-level-badge'
 
 interface CallLogDetailsProps {
@@ -20,6 +21,26 @@ interface CallLogDetailsProps {
 }
 
 const FIELDS: Array<keyof CallLogLine> = ['id', 'timestamp', 'log_level', 'log_type', 'message', 'tenant_id', 'agent_id', 'session_id', 'call_id', 'trace_id', 'request_id', 'user_id']
+
+/** A context line's time in the zone: the date too when it is of another day than the record (context in time spans days). */
+function shownTime(iso: string, anchor: string, timeZone: string): string {
+  const time = formatLogTime(iso, timeZone)
+  return time.slice(time.slice(0, 10) === formatLogTime(anchor, timeZone).slice(0, 10) ? 11 : 5)
+}
+
+/** The record's time in the zone shown, named; in another zone than UTC, the stored UTC value too. */
+function Timestamp({ iso, timeZone }: { iso: string; timeZone: string }) {
+  return (
+    <Stack gap={0} data-testid="details-timestamp">
+      <span>{`${formatLogTime(iso, timeZone)} (${zoneLabel(timeZone, Date.parse(iso))})`}</span>
+      {timeZone !== UTC && (
+        <Text span size="xs" c="dimmed" ff="monospace">
+          {`stored as ${iso}`}
+        </Text>
+      )}
+    </Stack>
+  )
+}
 
 /** The level badge, and how the source spelled it when that differs (kept on import and pull). */
 function Level({ line, asSent }: { line: CallLogLine; asSent: string | null }) {
@@ -35,7 +56,7 @@ function Level({ line, asSent }: { line: CallLogLine; asSent: string | null }) {
   )
 }
 
-function Fields({ line, levelAsSent }: { line: CallLogLine; levelAsSent: string | null }) {
+function Fields({ line, levelAsSent, timeZone }: { line: CallLogLine; levelAsSent: string | null; timeZone: string }) {
   return (
     <Table fz="xs" verticalSpacing={4} data-testid="details-fields">
       <Table.Tbody>
@@ -45,7 +66,7 @@ function Fields({ line, levelAsSent }: { line: CallLogLine; levelAsSent: string 
               {f}
             </Table.Td>
             <Table.Td style={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }} ff={f === 'message' ? undefined : 'monospace'}>
-              {f === 'log_level' ? <Level line={line} asSent={levelAsSent} /> : ((line[f] as string | null) ?? <Text span c="dimmed" size="xs">null</Text>)}
+              {f === 'log_level' ? <Level line={line} asSent={levelAsSent} /> : f === 'timestamp' ? <Timestamp iso={line.timestamp} timeZone={timeZone} /> : ((line[f] as string | null) ?? <Text span c="dimmed" size="xs">null</Text>)}
             </Table.Td>
           </Table.Tr>
         ))}
@@ -61,7 +82,7 @@ function Fields({ line, levelAsSent }: { line: CallLogLine; levelAsSent: string 
   )
 }
 
-function ContextLines({ context, onPick }: { context: CallLogContext; onPick: (id: string) => void }) {
+function ContextLines({ context, onPick, timeZone }: { context: CallLogContext; onPick: (id: string) => void; timeZone: string }) {
   const lines = [...context.before, context.anchor, ...context.after]
   return (
     <Stack gap={0} data-testid="details-context">
@@ -86,8 +107,7 @@ function ContextLines({ context, onPick }: { context: CallLogContext; onPick: (i
           }}
         >
           <Text size="xs" ff="monospace" c="dimmed" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
-            {/* The date too when the line is of another day than the record (context in time spans days). */}
-            {formatLogTime(l.timestamp).slice(l.timestamp.slice(0, 10) === context.anchor.timestamp.slice(0, 10) ? 11 : 5)}
+            {shownTime(l.timestamp, context.anchor.timestamp, timeZone)}
           </Text>
           <Box style={{ flexShrink: 0 }}>
             <LogLevelBadge level={l.log_level} />
@@ -176,6 +196,7 @@ const CONTEXT_TITLES: Record<ContextScope, string> = { call: 'Around it in the s
 /** The selected line: every field, its details JSON, pivots, and the lines around it (its call, its trace or in time). */
 export function CallLogDetails({ id, onClose, onPick, setView }: CallLogDetailsProps) {
   const trpc = useTRPC()
+  const { timeZone } = useTimeZone()
   // Kept while moving from line to line: one reads a stretch of time the same way throughout.
   const [scope, setScope] = useState<ContextScope | undefined>(undefined)
   const [same, setSame] = useState<ContextSame | null>(null)
@@ -218,14 +239,14 @@ export function CallLogDetails({ id, onClose, onPick, setView }: CallLogDetailsP
                   )}
                 </CopyButton>
               </Group>
-              <Fields line={c.anchor} levelAsSent={c.levelAsSent} />
+              <Fields line={c.anchor} levelAsSent={c.levelAsSent} timeZone={timeZone} />
               <OriginNote origin={c.origin} />
               <Text size="sm" fw={600} data-testid="context-title">
                 {CONTEXT_TITLES[c.pivot]}
                 {c.pivot === 'time' && c.same ? `, its ${c.same}'s lines` : ''}
               </Text>
               <ContextControls context={c} scope={scope} setScope={setScope} same={same} setSame={setSame} span={span} setSpan={setSpan} />
-              <ContextLines context={c} onPick={onPick} />
+              <ContextLines context={c} onPick={onPick} timeZone={timeZone} />
             </Stack>
           )}
         </QueryState>

@@ -1,10 +1,10 @@
-import { Button, Group, MultiSelect, Select, Stack, TextInput } from '@mantine/core'
-import { useEffect, useState } from 'react'
+import { Button, Group, MultiSelect, Select, Stack } from '@mantine/core'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
 import { KNOWN_LOG_TYPES, LOG_LEVELS } from '../../../src-shared/constants'
 import type { CallLogFacets, FacetCount } from '../../lib/api-types'
 import { formatNumber } from '../../lib/format'
 import { QueryBox } from './query-box'
+import { TimeRangeFields } from './time-range-fields'
 
 interface CallLogFiltersProps {
   view: CallLogViewParams
@@ -18,29 +18,6 @@ const withCount = (value: string, counts: FacetCount[] | undefined) => {
   return `${value} (${formatNumber(counts.find((c) => c.value === value)?.count ?? 0)})`
 }
 
-/** A text input that commits on Enter or blur: half-typed dates never reach the server. */
-function CommitInput({ label, value, onCommit, placeholder }: { label: string; value?: string; onCommit: (v: string | undefined) => void; placeholder: string }) {
-  const [text, setText] = useState(value ?? '')
-  useEffect(() => setText(value ?? ''), [value])
-  const commit = () => {
-    const next = text.trim() || undefined
-    if (next !== value) onCommit(next)
-  }
-  return (
-    <TextInput
-      label={label}
-      aria-label={label}
-      size="xs"
-      w={190}
-      placeholder={placeholder}
-      value={text}
-      onChange={(e) => setText(e.currentTarget.value)}
-      onBlur={commit}
-      onKeyDown={(e) => e.key === 'Enter' && commit()}
-    />
-  )
-}
-
 export function CallLogFilters({ view, setView, agents, facets }: CallLogFiltersProps) {
   const types = [...new Set<string>([...KNOWN_LOG_TYPES, ...(facets?.types.map((t) => t.value) ?? []), ...(view.types ?? [])])].sort()
   const agentOptions = agents.map((a) => ({ value: a.id, label: a.name }))
@@ -49,9 +26,8 @@ export function CallLogFilters({ view, setView, agents, facets }: CallLogFilters
   return (
     <Stack gap={6} data-testid="call-log-filters">
       <QueryBox value={view.query} onCommit={(query) => setView({ query })} />
+      <TimeRangeFields view={view} setView={setView} />
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <CommitInput label="From (UTC)" value={view.from} onCommit={(from) => setView({ from })} placeholder="2026-11-01 or …T09:30" />
-        <CommitInput label="To (UTC)" value={view.to} onCommit={(to) => setView({ to })} placeholder="2026-11-02" />
         <Select
           label="Agent"
           aria-label="Agent"

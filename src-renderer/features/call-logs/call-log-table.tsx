@@ -2,7 +2,8 @@ import { Box, Center, Loader, Text } from '@mantine/core'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useRef } from 'react'
 import type { CallLogLine } from '../../lib/api-types'
-import { formatLogTime, shortId } from './format'
+import { formatLogTime, shortId, zoneLabel } from './format'
+import { useTimeZone } from './time-zone'
 import { HighlightedMessage } from './highlighted-message'
 import { LogLevelBadge } from './log-level-badge'
 import './call-log-table.css'
@@ -34,6 +35,7 @@ const COLUMNS = '190px 84px 84px minmax(0, 1fr) 140px 96px'
 export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selectedIndex, onSelect, onOpen, hasMore, loadingMore, loadMore, onTopChange, toTop }: CallLogTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const atTop = useRef(true)
+  const { timeZone } = useTimeZone()
   const virtualizer = useVirtualizer({
     count: rows.length + (hasMore ? 1 : 0),
     getScrollElement: () => scrollRef.current,
@@ -75,7 +77,7 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
   return (
     <Box className="cs-logs-table" role="table" aria-label="Call logs" aria-rowcount={hasMore ? -1 : rows.length + 1} data-testid="call-log-table">
       <div className="cs-logs-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: COLUMNS }}>
-        {['Time (UTC)', 'Level', 'Type', 'Message', 'Agent', 'Call'].map((c) => (
+        {[`Time (${zoneLabel(timeZone)})`, 'Level', 'Type', 'Message', 'Agent', 'Call'].map((c) => (
           <div key={c} role="columnheader">
             {c}
           </div>
@@ -121,7 +123,7 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
                 }}
               >
                 <div role="cell" className="cs-logs-mono">
-                  {formatLogTime(row.timestamp)}
+                  {formatLogTime(row.timestamp, timeZone)}
                 </div>
                 <div role="cell">
                   <LogLevelBadge level={row.log_level} />

@@ -129,7 +129,7 @@ export function CallLogsPage() {
       <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={facets.data} />
       <PivotChips view={view} setView={setView} />
       <FacetPanel view={view} setView={setView} facets={facets.data} filter={filter} enabled={rowsReady} counting={facets.isFetching} error={facets.error?.message} />
-      <VolumeHistogram filter={filter} enabled={rowsReady} />
+      <VolumeHistogram filter={filter} enabled={rowsReady} view={view} setView={setView} />
       <NewLinesBar tail={tail} onResume={resumeLive} />
       {!queryOk && <Text c="dimmed" data-testid="query-invalid">Correct the query above to see log lines.</Text>}
       {queryOk && <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>
