@@ -19,6 +19,7 @@ describe('log times in a zone', () => {
     expect(zoneLabel('America/New_York', Date.parse('2026-11-20T00:00:00Z'))).toBe('America/New_York, UTC-05:00')
     expect(zoneLabel('Europe/Paris', Date.parse('2026-07-01T00:00:00Z'))).toBe('Europe/Paris, UTC+02:00')
     expect(formatOffset(0)).toBe('UTC+00:00')
+    expect(zoneLabel('Asia/Kolkata', Number.NaN)).toBe('Asia/Kolkata, UTC+05:30')
     expect(zoneOffsetMs('Asia/Kolkata', Date.parse('2026-11-20T00:00:00.500Z'))).toBe(5.5 * 3_600_000)
   })
 

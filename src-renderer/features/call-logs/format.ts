@@ -29,7 +29,7 @@ function partsFormat(timeZone: string): Intl.DateTimeFormat {
 
 /** How far the zone's wall clock is ahead of UTC at `ms` (negative west of Greenwich). */
 export function zoneOffsetMs(timeZone: string, ms: number): number {
-  if (timeZone === UTC) return 0
+  if (timeZone === UTC || !Number.isFinite(ms)) return 0
   const whole = Math.floor(ms / 1000) * 1000
   const p: Record<string, number> = {}
   for (const part of partsFormat(timeZone).formatToParts(whole)) if (part.type !== 'literal') p[part.type] = Number(part.value)
@@ -54,7 +54,7 @@ export function formatOffset(offsetMs: number): string {
 
 /** The zone as the console names it: "UTC", or "Asia/Kolkata, UTC+05:30" (its offset at `atMs`). */
 export function zoneLabel(timeZone: string, atMs = Date.now()): string {
-  return timeZone === UTC ? UTC : `${timeZone}, ${formatOffset(zoneOffsetMs(timeZone, atMs))}`
+  return timeZone === UTC ? UTC : `${timeZone}, ${formatOffset(zoneOffsetMs(timeZone, Number.isFinite(atMs) ? atMs : Date.now()))}`
 }
 
 /** A bound for the From/To boxes: relative as written, an instant in the zone, seconds only when not zero. */

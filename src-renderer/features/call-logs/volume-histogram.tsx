@@ -24,6 +24,9 @@ const tickFormat = (bucketSeconds: number, timeZone: string) => (iso: string) =>
   return bucketSeconds >= 3600 * 3 || bucketSeconds >= 86_400 ? `${local.slice(5, 10)} ${local.slice(11, 16)}` : local.slice(11, 16)
 }
 
+/** The tooltip's bucket start in the zone; recharts also asks with no label (an empty string). */
+const tooltipLabel = (iso: string, timeZone: string) => (Number.isNaN(Date.parse(iso)) ? '' : `${formatLogTime(iso, timeZone).slice(0, 16)} ${zoneLabel(timeZone, Date.parse(iso))}`)
+
 const SERIES = LOG_LEVELS.map((l) => ({ name: l, color: `${LEVEL_COLORS[l]}.6` }))
 
 interface VolumeHistogramProps {
@@ -92,7 +95,7 @@ const VolumeChart = memo(function VolumeChart({ histogram, timeZone, onZoom }: {
       gridAxis="y"
       tickLine="none"
       xAxisProps={{ tickFormatter: tickFormat(histogram.bucketSeconds, timeZone), minTickGap: 24 }}
-      tooltipProps={{ labelFormatter: (value: unknown) => `${formatLogTime(String(value), timeZone).slice(0, 16)} ${zoneLabel(timeZone, Date.parse(String(value)))}` }}
+      tooltipProps={{ labelFormatter: (value: unknown) => tooltipLabel(String(value), timeZone) }}
       series={SERIES}
       areaProps={{ isAnimationActive: false }}
       style={{ cursor: 'crosshair', userSelect: 'none' }}
