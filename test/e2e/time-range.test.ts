@@ -108,6 +108,7 @@ describe('time in the explorer', () => {
     await page.mouse.down()
     await page.mouse.move(box.x + box.width * 0.9, y, { steps: 5 })
     await page.mouse.move(box.x + box.width - 2, y, { steps: 5 })
+    expect(await page.getByTestId('call-log-histogram').locator('.recharts-reference-area').count()).toBe(1)
     await screenshot(page, 'time-dragging')
     await page.mouse.up()
     await expect.poll(() => params(page).get('from')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/)
@@ -157,6 +158,8 @@ describe('time in the explorer', () => {
     await fromBox.press('Enter')
     // 06:30 in New York in November (UTC-5) is 11:30 UTC.
     await expect.poll(() => params(page).get('from')).toBe('2026-11-20T11:30:00.000Z')
+    // The page has drawn the new range (a navigation renders in a transition, after the URL changed).
+    await expect.poll(() => page.getByRole('radio', { name: 'Custom' }).isChecked()).toBe(true)
     await fromBox.fill('yesterday')
     await fromBox.press('Enter')
     await page.getByText('Write a date (2026-11-20), a time (2026-11-20 09:30) or now-15m').waitFor()

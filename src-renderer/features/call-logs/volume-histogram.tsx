@@ -27,6 +27,9 @@ const tickFormat = (bucketSeconds: number, timeZone: string) => (iso: string) =>
 /** The tooltip's bucket start in the zone; recharts also asks with no label (an empty string). */
 const tooltipLabel = (iso: string, timeZone: string) => (Number.isNaN(Date.parse(iso)) ? '' : `${formatLogTime(iso, timeZone).slice(0, 16)} ${zoneLabel(timeZone, Date.parse(iso))}`)
 
+/** Mantine's blue 5: an SVG fill attribute does not resolve CSS variables. */
+const SELECTION_COLOR = '#339af0'
+
 const SERIES = LOG_LEVELS.map((l) => ({ name: l, color: `${LEVEL_COLORS[l]}.6` }))
 
 interface VolumeHistogramProps {
@@ -70,6 +73,7 @@ export function VolumeHistogram({ filter, enabled, view, setView }: VolumeHistog
  */
 const VolumeChart = memo(function VolumeChart({ histogram, timeZone, onZoom }: { histogram: CallLogHistogram; timeZone: string; onZoom: (from: string, to: string) => void }) {
   const [drag, setDrag] = useState<{ start: string; end: string } | null>(null)
+  const selecting = drag !== null && drag.start !== drag.end
   const label = (state: { activeLabel?: string | number }) => (state.activeLabel === undefined ? null : String(state.activeLabel))
   const finish = () => {
     setDrag(null)
@@ -95,7 +99,8 @@ const VolumeChart = memo(function VolumeChart({ histogram, timeZone, onZoom }: {
       gridAxis="y"
       tickLine="none"
       xAxisProps={{ tickFormatter: tickFormat(histogram.bucketSeconds, timeZone), minTickGap: 24 }}
-      tooltipProps={{ labelFormatter: (value: unknown) => tooltipLabel(String(value), timeZone) }}
+      // No tooltip over the selection while dragging: it would hide what is being selected.
+      tooltipProps={{ labelFormatter: (value: unknown) => tooltipLabel(String(value), timeZone), ...(selecting ? { active: false } : {}) }}
       series={SERIES}
       areaProps={{ isAnimationActive: false }}
       style={{ cursor: 'crosshair', userSelect: 'none' }}
@@ -112,8 +117,8 @@ const VolumeChart = memo(function VolumeChart({ histogram, timeZone, onZoom }: {
         onMouseLeave: () => setDrag(null),
       }}
     >
-      {drag && drag.start !== drag.end && (
-        <ReferenceArea x1={drag.start < drag.end ? drag.start : drag.end} x2={drag.start < drag.end ? drag.end : drag.start} fill="var(--mantine-color-blue-5)" fillOpacity={0.25} strokeOpacity={0} ifOverflow="extendDomain" />
+      {drag && selecting && (
+        <ReferenceArea x1={drag.start < drag.end ? drag.start : drag.end} x2={drag.start < drag.end ? drag.end : drag.start} fill={SELECTION_COLOR} fillOpacity={0.3} stroke={SELECTION_COLOR} strokeOpacity={0.8} data-testid="histogram-selection" />
       )}
     </AreaChart>
   )
