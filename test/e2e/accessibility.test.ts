@@ -148,6 +148,19 @@ const VISITS: Visit[] = [
     await p.getByRole('button', { name: 'Query help' }).click()
     await p.getByTestId('query-help').waitFor()
   }),
+  {
+    // Times in the viewer's zone (issue 17 pt 3): its own tab in New York with the choice remembered, a custom range.
+    name: 'call-logs-local-time',
+    open: async (tab) => {
+      const scheme = (await tab.evaluate(`document.documentElement.getAttribute('data-mantine-color-scheme')`)) as 'light' | 'dark'
+      const zoned = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: scheme, reducedMotion: 'reduce', timezoneId: 'America/New_York' })
+      await zoned.addInitScript(`localStorage.setItem('callscope.logs.timeZone', 'local')`)
+      const page = await signedIn(zoned, '#/logs?from=2026-11-19T00:00:00.000Z&to=2026-11-20T11:59:59.999Z', (p) => p.getByTestId('call-log-histogram').locator('.recharts-surface').first().waitFor())
+      await page.getByRole('columnheader', { name: /^Time \(America\/New_York, UTC-05:00\)$/ }).waitFor()
+      page.on('close', () => void zoned.close())
+      return page
+    },
+  },
   page_('providers', () => '#/providers', testId('llm-models')),
   page_('providers-stt', () => '#/providers?tab=stt', async (p) => {
     await p.getByTestId('stt-provider').fill('deepgram')
