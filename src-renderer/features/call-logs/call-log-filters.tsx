@@ -1,10 +1,10 @@
-import { Button, Group, MultiSelect, Select, Stack } from '@mantine/core'
+import { Box, Button, Group, MultiSelect, Select, Stack } from '@mantine/core'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
 import { KNOWN_LOG_TYPES, LOG_LEVELS } from '../../../src-shared/constants'
 import type { CallLogFacets, FacetCount } from '../../lib/api-types'
 import { formatNumber } from '../../lib/format'
 import { QueryBox } from './query-box'
-import { TimeRangeFields } from './time-range-fields'
+import { TimeBounds, TimeRangePresets, useFromRef } from './time-range-fields'
 
 interface CallLogFiltersProps {
   view: CallLogViewParams
@@ -20,14 +20,20 @@ const withCount = (value: string, counts: FacetCount[] | undefined) => {
 
 export function CallLogFilters({ view, setView, agents, facets }: CallLogFiltersProps) {
   const types = [...new Set<string>([...KNOWN_LOG_TYPES, ...(facets?.types.map((t) => t.value) ?? []), ...(view.types ?? [])])].sort()
+  const fromRef = useFromRef()
   const agentOptions = agents.map((a) => ({ value: a.id, label: a.name }))
   if (view.agentId && !agents.some((a) => a.id === view.agentId)) agentOptions.push({ value: view.agentId, label: view.agentId.slice(0, 8) })
 
   return (
     <Stack gap={6} data-testid="call-log-filters">
-      <QueryBox value={view.query} onCommit={(query) => setView({ query })} />
-      <TimeRangeFields view={view} setView={setView} />
+      <Group gap="sm" align="flex-start" wrap="nowrap">
+        <Box flex={1} miw={0}>
+          <QueryBox value={view.query} onCommit={(query) => setView({ query })} />
+        </Box>
+        <TimeRangePresets view={view} setView={setView} fromRef={fromRef} />
+      </Group>
       <Group gap="sm" align="flex-end" wrap="wrap">
+        <TimeBounds view={view} setView={setView} fromRef={fromRef} />
         <Select
           label="Agent"
           aria-label="Agent"

@@ -1,11 +1,16 @@
-import { Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core'
+import { SegmentedControl, Stack, Text, TextInput } from '@mantine/core'
 import { type Ref, useEffect, useRef, useState } from 'react'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
 import { presetOf, relativeOffsetMs, TIME_PRESETS } from '../../../src-shared/time-range'
-import { formatBound, parseBoundInput, UTC, zoneLabel } from './format'
+import { formatBound, parseBoundInput, zoneLabel } from './format'
 import { localTimeZone, type TimeZoneMode, useTimeZone } from './time-zone'
 
-interface TimeRangeFieldsProps {
+/*
+ * The explorer's time: a preset (kept relative in the URL: `from=now-24h`), or From/To typed in the
+ * chosen zone (instants, or `now-…`), and the zone itself: UTC or the viewer's, remembered.
+ */
+
+interface ViewProps {
   view: CallLogViewParams
   setView: (patch: Partial<CallLogViewParams>) => void
 }
@@ -14,20 +19,13 @@ const ALL = 'all'
 const CUSTOM = 'custom'
 const RANGES = [...TIME_PRESETS.map((p) => ({ value: p.value as string, label: p.short, title: p.label })), { value: ALL, label: 'All', title: 'All time' }, { value: CUSTOM, label: 'Custom', title: 'Custom: type From and To' }]
 
-/**
- * The explorer's time: a preset (kept relative in the URL: `from=now-24h`), or From/To typed in the
- * chosen zone (instants, or `now-…`), and the zone itself: UTC or the viewer's, remembered.
- */
-export function TimeRangeFields({ view, setView }: TimeRangeFieldsProps) {
-  const { mode, timeZone, setMode } = useTimeZone()
-  const fromRef = useRef<HTMLInputElement>(null)
+/** The presets, All and Custom; Custom turns a preset into the instants it covers now and moves to From. */
+export function TimeRangePresets({ view, setView, fromRef }: ViewProps & { fromRef: { current: HTMLInputElement | null } }) {
   const preset = presetOf(view)
   const range = preset ?? (view.from || view.to ? CUSTOM : ALL)
-  const zone = timeZone === UTC ? UTC : timeZone
   const pick = (value: string) => {
     if (value === ALL) return setView({ from: undefined, to: undefined })
     if (value === CUSTOM) {
-      // A preset becomes the instants it covers now, to edit; the From box takes the keys.
       const back = relativeOffsetMs(view.from)
       if (back !== null && !view.to) {
         const now = Date.now()
@@ -39,31 +37,43 @@ export function TimeRangeFields({ view, setView }: TimeRangeFieldsProps) {
     setView({ from: `now-${value}`, to: undefined })
   }
   return (
-    <Group gap="sm" align="flex-end" wrap="wrap" data-testid="time-range">
-      <Stack gap={2}>
-        <Text component="span" size="xs" fw={500} id="time-range-label">
-          Time range
-        </Text>
-        <SegmentedControl size="xs" aria-labelledby="time-range-label" value={range} onChange={pick} data={RANGES.map((r) => ({ value: r.value, label: <span title={r.title}>{r.label}</span> }))} />
-      </Stack>
-      <BoundInput ref={fromRef} label={`From (${zone})`} value={view.from} timeZone={timeZone} endOfDay={false} onCommit={(from) => setView({ from })} />
-      <BoundInput label={`To (${zone})`} value={view.to} timeZone={timeZone} endOfDay onCommit={(to) => setView({ to })} />
-      <Stack gap={2}>
-        <Text component="span" size="xs" fw={500} id="time-zone-label">
-          Times in
-        </Text>
-        <SegmentedControl
-          size="xs"
-          aria-labelledby="time-zone-label"
-          value={mode}
-          onChange={(m) => setMode(m as TimeZoneMode)}
-          data={[{ value: 'utc', label: 'UTC' }, { value: 'local', label: `Local (${zoneLabel(localTimeZone())})` }]}
-          data-testid="time-zone-toggle"
-        />
-      </Stack>
-    </Group>
+    <Stack gap={2} data-testid="time-range">
+      <Text component="span" size="sm" fw={500} id="time-range-label">
+        Time range
+      </Text>
+      <SegmentedControl size="xs" aria-labelledby="time-range-label" value={range} onChange={pick} data={RANGES.map((r) => ({ value: r.value, label: <span title={r.title}>{r.label}</span> }))} />
+    </Stack>
   )
 }
+
+/** From and To, labelled with the zone they are read in. */
+export function TimeBounds({ view, setView, fromRef }: ViewProps & { fromRef: Ref<HTMLInputElement> }) {
+  const { timeZone } = useTimeZone()
+  return (
+    <>
+      <BoundInput ref={fromRef} label={`From (${timeZone})`} value={view.from} timeZone={timeZone} endOfDay={false} onCommit={(from) => setView({ from })} />
+      <BoundInput label={`To (${timeZone})`} value={view.to} timeZone={timeZone} endOfDay onCommit={(to) => setView({ to })} />
+    </>
+  )
+}
+
+/** UTC or the viewer's zone, named with its offset. */
+export function TimeZoneToggle() {
+  const { mode, setMode } = useTimeZone()
+  return (
+    <SegmentedControl
+      size="xs"
+      aria-label="Show times in"
+      value={mode}
+      onChange={(m) => setMode(m as TimeZoneMode)}
+      data={[{ value: 'utc', label: 'UTC' }, { value: 'local', label: `Local (${zoneLabel(localTimeZone())})` }]}
+      data-testid="time-zone-toggle"
+    />
+  )
+}
+
+/** A hook for the From box's element: Custom moves the keys there. */
+export const useFromRef = () => useRef<HTMLInputElement>(null)
 
 interface BoundInputProps {
   label: string
@@ -100,8 +110,8 @@ function BoundInput({ label, value, timeZone, endOfDay, onCommit, ref }: BoundIn
       ref={ref}
       label={label}
       size="xs"
-      w={200}
-      placeholder={endOfDay ? 'now' : '2026-11-20 09:30 or now-1h'}
+      w={180}
+      placeholder={endOfDay ? 'now' : 'now-1h, 2026-11-20'}
       value={text}
       error={error}
       onChange={(e) => setText(e.currentTarget.value)}

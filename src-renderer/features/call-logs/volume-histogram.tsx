@@ -13,6 +13,7 @@ import { formatLogTime, zoneLabel } from './format'
 import { LEVEL_COLORS } from './log-level-badge'
 import { ABORT_WHEN_SUPERSEDED } from './query-options'
 import { useTimeZone } from './time-zone'
+import { TimeZoneToggle } from './time-range-fields'
 import { ZoomControls } from './zoom-controls'
 
 const bucketLabel = (seconds: number) => (seconds >= 86_400 ? `${seconds / 86_400} d` : seconds >= 3600 ? `${seconds / 3600} h` : `${seconds / 60} min`)
@@ -54,7 +55,10 @@ export function VolumeHistogram({ filter, enabled, view, setView }: VolumeHistog
         <Text size="xs" c="dimmed" data-testid="histogram-caption">
           {histogram.data ? `Volume per ${bucketLabel(histogram.data.bucketSeconds)} (${zoneLabel(timeZone)}), by level · drag across it to zoom in` : 'Volume by level'}
         </Text>
-        <ZoomControls view={view} setView={setView} shown={histogram.data} />
+        <Group gap="xs" wrap="nowrap">
+          <ZoomControls view={view} setView={setView} shown={histogram.data} />
+          <TimeZoneToggle />
+        </Group>
       </Group>
       <Box h={130}>
         <QueryState query={histogram} isEmpty={(h) => h.buckets.length === 0} empty={<Text c="dimmed" size="sm">No volume to chart.</Text>}>
