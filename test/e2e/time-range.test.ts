@@ -150,10 +150,19 @@ describe('time in the explorer', () => {
     await page.close()
   })
 
-  it('reads From typed in local time as that instant, and keeps relative bounds relative in the export', async () => {
+  it('fixes a preset with Custom, reads From typed in local time as that instant, and keeps relative bounds relative in the export', async () => {
     const { page, errors } = await openLogs(`#/logs?${Q}&from=now-7d`)
     expect(await page.getByRole('radio', { name: '7 d' }).isChecked()).toBe(true)
+    // Custom: the preset becomes the instants it covers now, to edit, and From takes the keys.
+    const before = Date.now()
+    await page.getByText('Custom', { exact: true }).click()
+    await expect.poll(() => params(page).get('to')).toMatch(/^\d{4}-.*Z$/)
+    const custom = { from: Date.parse(params(page).get('from')!), to: Date.parse(params(page).get('to')!) }
+    expect(custom.to - custom.from).toBe(7 * 86_400_000)
+    expect(custom.to).toBeGreaterThanOrEqual(before)
     const fromBox = page.getByLabel(`From (${ZONE})`)
+    await expect.poll(() => fromBox.evaluate((el) => el === document.activeElement)).toBe(true)
+    await expect.poll(() => page.getByRole('radio', { name: 'Custom' }).isChecked()).toBe(true)
     await fromBox.fill('2026-11-20 06:30')
     await fromBox.press('Enter')
     // 06:30 in New York in November (UTC-5) is 11:30 UTC.
