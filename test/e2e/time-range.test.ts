@@ -161,7 +161,7 @@ describe('time in the explorer', () => {
     expect(custom.to - custom.from).toBe(7 * 86_400_000)
     expect(custom.to).toBeGreaterThanOrEqual(before)
     const fromBox = page.getByLabel(`From (${ZONE})`)
-    await expect.poll(() => fromBox.evaluate((el) => el === document.activeElement)).toBe(true)
+    await expect.poll(() => fromBox.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true)
     await expect.poll(() => page.getByRole('radio', { name: 'Custom' }).isChecked()).toBe(true)
     await fromBox.fill('2026-11-20 06:30')
     await fromBox.press('Enter')

@@ -18,11 +18,14 @@ import { ZoomControls } from './zoom-controls'
 
 const bucketLabel = (seconds: number) => (seconds >= 86_400 ? `${seconds / 86_400} d` : seconds >= 3600 ? `${seconds / 3600} h` : `${seconds / 60} min`)
 
-/** Axis ticks in the chosen zone: days alone when a bucket is a day and starts at midnight there. */
-const tickFormat = (bucketSeconds: number, timeZone: string) => (iso: string) => {
+/**
+ * Axis ticks in the chosen zone: days alone when a bucket is a day and starts at midnight there;
+ * the date beside the time when the chart spans more than a day (19:00 would be ambiguous).
+ */
+const tickFormat = (bucketSeconds: number, buckets: number, timeZone: string) => (iso: string) => {
   const local = formatLogTime(iso, timeZone)
   if (bucketSeconds >= 86_400 && local.slice(11, 16) === '00:00') return local.slice(5, 10)
-  return bucketSeconds >= 3600 * 3 || bucketSeconds >= 86_400 ? `${local.slice(5, 10)} ${local.slice(11, 16)}` : local.slice(11, 16)
+  return bucketSeconds * buckets > 86_400 ? `${local.slice(5, 10)} ${local.slice(11, 16)}` : local.slice(11, 16)
 }
 
 /** The tooltip's bucket start in the zone; recharts also asks with no label (an empty string). */
@@ -102,7 +105,7 @@ const VolumeChart = memo(function VolumeChart({ histogram, timeZone, onZoom }: {
       withYAxis
       gridAxis="y"
       tickLine="none"
-      xAxisProps={{ tickFormatter: tickFormat(histogram.bucketSeconds, timeZone), minTickGap: 24 }}
+      xAxisProps={{ tickFormatter: tickFormat(histogram.bucketSeconds, histogram.buckets.length, timeZone), minTickGap: 24 }}
       // No tooltip over the selection while dragging: it would hide what is being selected.
       tooltipProps={{ labelFormatter: (value: unknown) => tooltipLabel(String(value), timeZone), ...(selecting ? { active: false } : {}) }}
       series={SERIES}
