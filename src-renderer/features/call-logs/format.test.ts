@@ -29,6 +29,10 @@ describe('log times in a zone', () => {
     expect(formatBound('2026-11-20T12:00:07.000Z', 'UTC')).toBe('2026-11-20 12:00:07')
     expect(formatBound('2026-11-20T12:00:07.250Z', 'UTC')).toBe('2026-11-20 12:00:07.250')
     expect(formatBound(undefined, 'UTC')).toBe('')
+    // A bare date in a hand-written link: a UTC day to the service, the whole of it for To.
+    expect(formatBound('2026-11-20', 'UTC', true)).toBe('2026-11-20')
+    expect(formatBound('2026-11-20', 'Asia/Kolkata')).toBe('2026-11-20 05:30')
+    expect(formatBound('2026-11-20', 'Asia/Kolkata', true)).toBe('2026-11-21 05:29:59.999')
   })
 })
 

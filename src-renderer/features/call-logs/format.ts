@@ -57,11 +57,20 @@ export function zoneLabel(timeZone: string, atMs = Date.now()): string {
   return timeZone === UTC ? UTC : `${timeZone}, ${formatOffset(zoneOffsetMs(timeZone, Number.isFinite(atMs) ? atMs : Date.now()))}`
 }
 
-/** A bound for the From/To boxes: relative as written, an instant in the zone, seconds only when not zero. */
-export function formatBound(bound: string | undefined, timeZone: string): string {
+/**
+ * A bound for the From/To boxes: relative as written, an instant in the zone, seconds only when not
+ * zero. A bare date from a hand-written link is a UTC day to the service (the whole day for To):
+ * as is in UTC, else the instant it stands for.
+ */
+export function formatBound(bound: string | undefined, timeZone: string, endOfDay = false): string {
   if (!bound) return ''
   if (canonicalRelative(bound) !== null) return bound
-  if (Number.isNaN(Date.parse(bound))) return bound
+  const ms = Date.parse(bound)
+  if (Number.isNaN(ms)) return bound
+  if (/^\d{4}-\d{2}-\d{2}$/.test(bound)) {
+    if (timeZone === UTC) return bound
+    return formatBound(new Date(endOfDay ? ms + 86_400_000 - 1 : ms).toISOString(), timeZone)
+  }
   return formatLogTime(bound, timeZone).replace(/\.000$/, '').replace(/(\d{2}:\d{2}):00$/, '$1')
 }
 

@@ -86,7 +86,7 @@ interface BoundInputProps {
 
 /** A bound typed in the zone, committed on Enter or blur: half-typed dates never reach the server; a wrong one says what to write. */
 function BoundInput({ label, value, timeZone, endOfDay, onCommit, ref }: BoundInputProps) {
-  const shown = formatBound(value, timeZone)
+  const shown = formatBound(value, timeZone, endOfDay)
   const [text, setText] = useState(shown)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
