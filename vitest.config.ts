@@ -6,7 +6,10 @@ const common = {
   pool: 'forks',
   testTimeout: 30_000,
   hookTimeout: 60_000,
-} as const
+  // expect.poll waits for a state the page or server reaches by itself; 1 s (vitest's default) is
+  // too short on a loaded 2-core CI machine, where a page's first render alone can take that long.
+  expect: { poll: { timeout: 10_000, interval: 50 } },
+}
 
 /** Seeds the demo database once per run for the projects whose tests start test servers. */
 const demoTemplate = ['test/global-setup.ts']

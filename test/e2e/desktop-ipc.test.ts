@@ -138,7 +138,7 @@ describe('desktop console over IPC', () => {
     const line = JSON.stringify({ id: '6f1c1d9e-5a43-4b57-9d7e-0d6f9e2b8a11', tenant_id: tenant, log_type: 'tool', log_level: 'error', message: 'Over IPC: tool book_slot failed', timestamp: new Date().toISOString() })
     const { Readable } = await import('node:stream')
     await service.imports.importCallLogs(Readable.from([line]), { source: 'ipc.ndjson', format: 'ndjson' })
-    await page.getByText('Over IPC: tool book_slot failed').waitFor({ timeout: 1000 })
+    await page.getByText('Over IPC: tool book_slot failed').waitFor({ timeout: 10_000 })
     expect(streams.count()).toBe(1)
     await screenshot(page, 'desktop-live-tail')
     await page.getByTestId('live-switch').click()
