@@ -18,10 +18,6 @@ export function tailLine(line: CallLogLine, colour: boolean): string {
   return `${line.timestamp} ${paint(LEVEL_COLOURS[line.log_level], level)} ${line.log_type.padEnd(9)} ${line.message}${ids ? `  ${paint('2', ids)}` : ''}\n`
 }
 
-/** The API's record (the shape GET /logs/calls returns), as one NDJSON line. */
-function jsonLine({ seq: _seq, highlights: _h, ...record }: CallLogLine): string {
-  return `${JSON.stringify(record)}\n`
-}
 
 /** Writes, waiting while the terminal or pipe is full; false once the reader has gone (`| head`) or on Ctrl-C. */
 function write(text: string, stop: AbortSignal): Promise<boolean> {
@@ -58,6 +54,10 @@ export function registerTail(program: Command): void {
       process.once('SIGTERM', onSignal)
       // The reader went away (`| head`): stop quietly, as tail does.
       process.stdout.on('error', onSignal)
+      // Loaded here, as every command loads the service: `callscope --help` stays quick.
+      const { apiRecord } = await import('../../modules/call-logs/call-logs.tail')
+      // --json: the API's record (the shape GET /logs/calls returns), one per line.
+      const jsonLine = (line: CallLogLine) => `${JSON.stringify(apiRecord(line))}\n`
       const format = opts.json ? jsonLine : (line: CallLogLine) => tailLine(line, Boolean(process.stdout.isTTY) && !process.env.NO_COLOR)
       try {
         let first = true

@@ -4,7 +4,7 @@ import { callLogStreamQuerySchema, streamQueryFilter } from '../../../src-shared
 import { type Authenticate, requireBearer } from '../../kit/http/auth'
 import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
 import { standardResponses } from '../../kit/http/responses'
-import type { TailBatch } from './call-logs.tail'
+import { apiRecord, type TailBatch } from './call-logs.tail'
 import type { CallLogsService } from './call-logs.service'
 
 const streamCallLogs = createRoute({
@@ -28,7 +28,7 @@ const encoder = new TextEncoder()
 /** A batch as NDJSON: the API's record of each line, without the console's seq and highlights. */
 function ndjson(batch: TailBatch): Uint8Array {
   let text = ''
-  for (const { seq: _seq, highlights: _h, ...record } of batch.lines) text += `${JSON.stringify(record)}\n`
+  for (const line of batch.lines) text += `${JSON.stringify(apiRecord(line))}\n`
   return encoder.encode(text)
 }
 

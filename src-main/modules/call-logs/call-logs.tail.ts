@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { CallLog } from '../../../src-shared/schemas/call-log'
 import type { CallLogFilter } from '../../../src-shared/schemas/call-log-search'
 import type { Database } from '../../db/schema'
 import type { Principal } from '../../kit/access'
@@ -19,6 +20,11 @@ export interface FollowOptions {
   after?: number
   /** When starting fresh: first the newest N matching lines already stored, oldest first. */
   backlog?: number
+}
+
+/** A line as the API's record (the shape GET /logs/calls returns), without the console's seq and highlights. */
+export function apiRecord({ seq: _seq, highlights: _highlights, ...record }: CallLogLine): CallLog {
+  return record
 }
 
 /** Seqs read per query while catching up: a bulk import's 100k lines arrive as a few dozen batches. */
