@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { writeFileSync } from 'node:fs'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, runCli, runCliAsync } from '../helpers/cli'
 import { tempDir } from '../helpers/temp-dir'
 
@@ -25,9 +25,16 @@ beforeAll(() => {
 }, 60_000)
 afterAll(() => truth.close())
 
+// A test that fails before its tail is stopped must not leave the process behind.
+const started: ChildProcess[] = []
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+})
+
 /** The tail's stdout, line by line; `until(n)` resolves once n lines have come. */
 function follow(args: string[]) {
   const child: ChildProcess = spawn(process.execPath, [CLI, 'tail', '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
+  started.push(child)
   const lines: string[] = []
   let partial = ''
   let stderr = ''
