@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ServeProcess } from '../helpers/cli'
 import { startConsoleSession } from '../helpers/console-session'
 import { collectErrors, screenshot } from '../helpers/browser'
+import { pluckAll } from '../helpers/ground-truth'
 import { tempDir } from '../helpers/temp-dir'
 import { trpcHttp } from '../helpers/trpc-http'
 
@@ -19,14 +19,7 @@ beforeAll(async () => {
 }, 90_000)
 
 /** The store read directly (read-only): the ground truth the page is checked against. */
-function truth<T>(query: string, ...params: unknown[]): T[] {
-  const db = new Database(dbPath, { readonly: true })
-  try {
-    return db.prepare(query).pluck().all(...params) as T[]
-  } finally {
-    db.close()
-  }
-}
+const truth = <T>(query: string, ...params: unknown[]): T[] => pluckAll<T>(dbPath, query, ...params)
 
 afterAll(async () => {
   await browser?.close()

@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { wcagViolations } from '../helpers/axe'
 import { screenshot } from '../helpers/browser'
 import type { ServeProcess } from '../helpers/cli'
 import { openConsolePage, startConsoleSession } from '../helpers/console-session'
+import { pluckAll } from '../helpers/ground-truth'
 import { tempDir } from '../helpers/temp-dir'
 
 let server: ServeProcess
@@ -23,14 +23,7 @@ afterAll(async () => {
 })
 
 /** The demo store read directly (read-only): the ground truth the page is checked against. */
-function truth<T>(query: string, ...params: unknown[]): T[] {
-  const db = new Database(dbPath, { readonly: true })
-  try {
-    return db.prepare(query).pluck().all(...params) as T[]
-  } finally {
-    db.close()
-  }
-}
+const truth = <T>(query: string, ...params: unknown[]): T[] => pluckAll<T>(dbPath, query, ...params)
 
 const rowIds = (page: Page) => page.getByTestId('calls-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-call-id')))
 

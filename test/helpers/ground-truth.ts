@@ -11,3 +11,16 @@ export function groundTruth(path: string): BetterSqlite3.Database {
   sqlite.pragma('foreign_keys = ON')
   return sqlite
 }
+
+/**
+ * One value per row of a query on a store file, read on a read-only connection opened for the
+ * query alone: the ground truth an e2e test checks a page against while `serve` has the file open.
+ */
+export function pluckAll<T>(path: string, query: string, ...params: unknown[]): T[] {
+  const db = new BetterSqlite3(path, { readonly: true, fileMustExist: true })
+  try {
+    return db.prepare(query).pluck().all(...params) as T[]
+  } finally {
+    db.close()
+  }
+}

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { jsonOrText } from '../../lib/json-or-text'
 import { CALL_LINES_MAX, type CallDetail, type CallHeader, type CallTransfer } from '../../../src-shared/schemas/call-detail'
 import type { LogLevel } from '../../../src-shared/constants'
 import type { Database } from '../../db/schema'
@@ -21,15 +22,6 @@ function parseDetails(text: unknown): { details: Record<string, unknown>; ok: bo
     // Falls through: counted and said in `missing`.
   }
   return { details: {}, ok: false }
-}
-
-const parseJson = (text: string | null): unknown => {
-  if (text === null) return null
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return text
-  }
 }
 
 const roundOrNull = (n: number | null) => (n === null ? null : Math.round(n))
@@ -151,8 +143,8 @@ export async function getCallDetail(db: Kysely<Database>, principal: Principal, 
       language: m.language,
       tool_name: m.tool_name,
       tool_call_id: m.tool_call_id,
-      tool_arguments: parseJson(m.tool_arguments),
-      tool_result: parseJson(m.tool_result),
+      tool_arguments: jsonOrText(m.tool_arguments),
+      tool_result: jsonOrText(m.tool_result),
       latency_ms: m.latency_ms,
       created_at: m.created_at,
       turn: timeline.messageTurns.get(m.id) ?? null,

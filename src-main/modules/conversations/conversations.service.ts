@@ -1,18 +1,10 @@
 import type { Kysely } from 'kysely'
+import { jsonOrText } from '../../lib/json-or-text'
 import type { Database } from '../../db/schema'
 import { NotFoundError } from '../../kit/errors'
 import { canSeeTenant } from '../../kit/access'
 import type { Principal } from '../../kit/access'
 import * as repo from './conversations.repo'
-
-const parseJson = (text: string | null): unknown => {
-  if (text === null) return null
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return text
-  }
-}
 
 export function createConversationsService(db: Kysely<Database>) {
   return {
@@ -29,8 +21,8 @@ export function createConversationsService(db: Kysely<Database>) {
         conversation: { ...conversation, resolved: conversation.resolved === null ? null : conversation.resolved === 1 },
         messages: messages.map((m) => ({
           ...m,
-          tool_arguments: parseJson(m.tool_arguments) as Record<string, unknown> | null,
-          tool_result: parseJson(m.tool_result),
+          tool_arguments: jsonOrText(m.tool_arguments) as Record<string, unknown> | null,
+          tool_result: jsonOrText(m.tool_result),
         })),
         calls,
         transfers,
