@@ -26,7 +26,6 @@ interface CallLogTableProps {
   toTop?: number
 }
 
-const COLUMNS = '190px 84px 84px minmax(0, 1fr) 140px 96px'
 
 /**
  * Memoized: while a new filter's rows load, the page re-renders with the previous rows (kept as
@@ -76,7 +75,7 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
 
   return (
     <Box className="cs-logs-table" role="table" aria-label="Call logs" aria-rowcount={hasMore ? -1 : rows.length + 1} data-testid="call-log-table">
-      <div className="cs-logs-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: COLUMNS }}>
+      <div className="cs-logs-header" role="row" aria-rowindex={1}>
         {[`Time (${zoneLabel(timeZone)})`, 'Level', 'Type', 'Message', 'Agent', 'Call'].map((c) => (
           <div key={c} role="columnheader">
             {c}
@@ -106,7 +105,7 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
                 data-id={row.id}
                 data-index={item.index}
                 className="cs-logs-row"
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: COLUMNS }}
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
                 onFocus={() => {
                   if (!selected) onSelect(item.index)
                 }}

@@ -16,6 +16,7 @@ import { ABORT_WHEN_SUPERSEDED } from './query-options'
 import { PivotChips } from './pivot-chips'
 import { toFilter, useCallLogView } from './use-call-log-view'
 import { VolumeHistogram } from './volume-histogram'
+import './call-logs-page.css'
 import { LiveSwitch, NewLinesBar } from './live-controls'
 import { useLiveTail } from './use-live-tail'
 
@@ -128,26 +129,33 @@ export function CallLogsPage() {
       </Group>
       <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={facets.data} />
       <PivotChips view={view} setView={setView} />
-      <FacetPanel view={view} setView={setView} facets={facets.data} filter={filter} enabled={rowsReady} counting={facets.isFetching} error={facets.error?.message} />
-      <VolumeHistogram filter={filter} enabled={rowsReady} view={view} setView={setView} />
-      <NewLinesBar tail={tail} onResume={resumeLive} />
-      {!queryOk && <Text c="dimmed" data-testid="query-invalid">Correct the query above to see log lines.</Text>}
-      {queryOk && <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>
-        {() => (
-          <CallLogTable
-            rows={rows}
-            agentNames={agentNames}
-            selectedIndex={selected}
-            onSelect={setSelected}
-            onOpen={openRow}
-            hasMore={logs.hasNextPage}
-            loadingMore={logs.isFetchingNextPage}
-            loadMore={loadMore}
-            onTopChange={onTopChange}
-            toTop={toTop}
-          />
-        )}
-      </QueryState>}
+      {/* Facets beside the lines, not above them: on a laptop's short screen they would push the table out of view. */}
+      <div className="call-logs-body">
+        <aside className="call-logs-facets" aria-label="Facets">
+          <FacetPanel view={view} setView={setView} facets={facets.data} filter={filter} enabled={rowsReady} counting={facets.isFetching} error={facets.error?.message} />
+        </aside>
+        <Stack gap="sm" className="call-logs-main">
+          <VolumeHistogram filter={filter} enabled={rowsReady} view={view} setView={setView} />
+          <NewLinesBar tail={tail} onResume={resumeLive} />
+          {!queryOk && <Text c="dimmed" data-testid="query-invalid">Correct the query above to see log lines.</Text>}
+          {queryOk && <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>
+            {() => (
+              <CallLogTable
+                rows={rows}
+                agentNames={agentNames}
+                selectedIndex={selected}
+                onSelect={setSelected}
+                onOpen={openRow}
+                hasMore={logs.hasNextPage}
+                loadingMore={logs.isFetchingNextPage}
+                loadMore={loadMore}
+                onTopChange={onTopChange}
+                toTop={toTop}
+              />
+            )}
+          </QueryState>}
+        </Stack>
+      </div>
       <CallLogDetails id={line} onClose={() => setLine(null)} onPick={(id) => setLine(id)} setView={pivot} />
     </Stack>
   )

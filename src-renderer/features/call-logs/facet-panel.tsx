@@ -106,7 +106,7 @@ export function FacetPanel({ view, setView, facets, filter, enabled, counting, e
         </Text>
       )}
       {open && (
-        <SimpleGrid id="call-log-facets" cols={{ base: 2, md: 3, lg: 5 }} spacing={6} verticalSpacing={6}>
+        <SimpleGrid id="call-log-facets" cols={{ base: 2, sm: 1 }} spacing={6} verticalSpacing={6}>
           <FacetList name="tenant" title="Tenant" items={withExcluded(named('tenant', facets?.tenants), view.query, 'tenant')} onIn={(i) => byQuery(i.key, 'in')} onOut={(i) => byQuery(i.key, 'out')} />
           <FacetList name="agent" title="Agent" items={withExcluded(named('agent', facets?.agents), view.query, 'agent')} onIn={(i) => byQuery(i.key, 'in')} onOut={(i) => byQuery(i.key, 'out')} />
           <FacetList name="level" title="Level" items={withExcluded(listed('level', facets?.levels, view.levels), view.query, 'level')} onIn={(i) => paramIn('level', i)} onOut={(i) => paramOut('level', i)} />
