@@ -16,6 +16,7 @@ import { createPullsService } from './modules/pull/pulls.service'
 import { createProvidersService } from './modules/providers/providers.service'
 import { createSipTrunksService } from './modules/sip-trunks/sip-trunks.service'
 import { createSessionsService } from './modules/sessions/sessions.service'
+import { createSourcesService } from './modules/sources/sources.service'
 import { createSquadsService } from './modules/squads/squads.service'
 import { createTenantsService } from './modules/tenants/tenants.service'
 import { createTokenService } from './modules/tokens/tokens.service'
@@ -90,6 +91,7 @@ export async function createService(options: ServiceOptions) {
     pulls,
     syncs,
     squads: createSquadsService(handle.db),
+    sources: createSourcesService(handle.db),
     providers: createProvidersService(handle.db, { dbPath: handle.path }),
     sipTrunks: createSipTrunksService(handle.db),
     calls: createCallsService(handle.db),

@@ -27,7 +27,7 @@ describe('migrations', () => {
       .all()
     expect(tables).toEqual([
       'agents', 'api_tokens', 'call_logs', 'call_logs_fts', 'call_logs_trigram', 'calls', 'conversations', 'imports', 'messages',
-      'provider_credentials', 'pull_cursors', 'pull_syncs', 'pulled_agents', 'pulled_documents', 'pulled_llm_providers', 'pulled_sessions', 'pulled_sip_trunks', 'pulled_squad_analytics', 'pulls', 'settings', 'sip_inbound_trunks', 'squad_members', 'squads', 'tenants', 'transfers',
+      'provider_credentials', 'pull_cursors', 'pull_syncs', 'pulled_agents', 'pulled_documents', 'pulled_llm_providers', 'pulled_sessions', 'pulled_sip_trunks', 'pulled_squad_analytics', 'pulled_tenants', 'pulls', 'settings', 'sip_inbound_trunks', 'squad_members', 'squads', 'tenants', 'transfers',
     ])
   })
 
@@ -188,5 +188,53 @@ describe('migrations', () => {
     ])
     const list = JSON.parse(handle.sqlite.prepare("select body from pulled_documents where kind = 'sip_trunks'").pluck().get() as string)
     expect(list.trunks.map((t: { sip_trunk_id: string }) => t.sip_trunk_id)).toEqual(['ST_b', 'ST_a'])
+  })
+  it('key call logs and pulled tenants by source (0018): a second backend\'s ids no longer collide, local rows stay', async () => {
+    handle = openDatabase({ path: ':memory:' })
+    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0014-log-query')).error).toBeUndefined()
+    const { sqlite } = handle
+    const at = '2026-11-20T00:00:00.000Z'
+    sqlite.prepare(`insert into pulls (id, source, since, until, status, started_at, updated_at) values ('p1', 'http://staging', ?, ?, 'completed', ?, ?)`).run(at, at, at, at)
+    const tenant = sqlite.prepare(`insert into tenants (id, name, billing_plan, created_at, updated_at, pull_id) values (?, ?, 'pro', ?, ?, ?)`)
+    tenant.run('t-local', 'Local Co', at, at, null)
+    tenant.run('t-pulled', 'Pulled Co', at, at, 'p1')
+    // A pulled tenant a local agent hangs from stays a local tenant too.
+    tenant.run('t-shared', 'Shared Co', at, at, 'p1')
+    sqlite.prepare(`insert into agents (id, tenant_id, name, languages, primary_language, llm_provider, llm_model, stt_provider, stt_model, tts_provider, tts_model, created_at, updated_at)
+      values ('a1', 't-shared', 'Aria', '["en"]', 'en', 'openai', 'gpt', 'deepgram', 'nova', 'cartesia', 'sonic', ?, ?)`).run(at, at)
+    sqlite.prepare(`insert into api_tokens (id, name, token_hash, token_prefix, role, tenant_id, created_at) values ('k1', 'pulled tenant', ?, 'cs_abc', 'tenant', 't-pulled', ?)`).run('a'.repeat(64), at)
+    const line = sqlite.prepare(`insert into call_logs (seq, id, tenant_id, log_type, log_level, message, timestamp, pull_id) values (?, ?, ?, 'llm', 'info', 'hello', ?, ?)`)
+    line.run(1, 'l1', 't-local', at, null)
+    line.run(2, 'l2', 't-pulled', at, 'p1')
+
+    expect((await migrator.migrateTo('0018-sources')).error).toBeUndefined()
+    expect(sqlite.prepare('select id, source from call_logs order by seq').all()).toEqual([
+      { id: 'l1', source: '' },
+      { id: 'l2', source: 'http://staging' },
+    ])
+    // The same id from another backend is another line; from the same one, a duplicate.
+    line.run(3, 'l2', 't-pulled', at, null)
+    expect(() => sqlite.prepare(`insert into call_logs (seq, id, tenant_id, log_type, log_level, message, timestamp, source) values (4, 'l2', 't', 'llm', 'info', 'x', ?, 'http://staging')`).run(at)).toThrow(/UNIQUE/)
+    expect(sqlite.prepare('select id from tenants order by id').pluck().all()).toEqual(['t-local', 't-shared'])
+    expect(sqlite.prepare('select source, id, name, pull_id, fetched_at from pulled_tenants order by id').all()).toEqual([
+      { source: 'http://staging', id: 't-pulled', name: 'Pulled Co', pull_id: 'p1', fetched_at: at },
+      { source: 'http://staging', id: 't-shared', name: 'Shared Co', pull_id: 'p1', fetched_at: at },
+    ])
+    expect(sqlite.prepare('select source, id from tenant_rows order by id, source').all()).toEqual([
+      { source: '', id: 't-local' },
+      { source: 'http://staging', id: 't-pulled' },
+      { source: '', id: 't-shared' },
+      { source: 'http://staging', id: 't-shared' },
+    ])
+    // The token of the pulled tenant survived the move (api_tokens no longer cascades from tenants).
+    expect(sqlite.prepare('select id, tenant_id, source from api_tokens').all()).toEqual([{ id: 'k1', tenant_id: 't-pulled', source: null }])
+    expect(sqlite.pragma('foreign_key_check')).toEqual([])
+    expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok')
+
+    // And back: one line per id again (the local one kept), pulled tenants back in tenants.
+    expect((await migrator.migrateTo('0014-log-query')).error).toBeUndefined()
+    expect(sqlite.prepare('select seq, id from call_logs order by seq').all()).toEqual([{ seq: 1, id: 'l1' }, { seq: 3, id: 'l2' }])
+    expect(sqlite.prepare('select id from tenants order by id').pluck().all()).toEqual(['t-local', 't-pulled', 't-shared'])
   })
 })

@@ -154,6 +154,8 @@ export interface CallLogsTable {
   pull_id: Defaulted<string | null>
   /** The level as the record spelled it (`WARN`, `fatal`, `40`), when not log_level itself. */
   log_level_original: Defaulted<string | null>
+  /** Where the line came from: '' Callscope's own (seeded, created, imported), else the pulled backend's base URL (0018). */
+  source: Defaulted<string>
 }
 
 export interface ImportsTable {
@@ -371,6 +373,8 @@ export interface ApiTokensTable {
   revoked_at: string | null
   /** When the token stops working; null: never (migration 0007). */
   expires_at: string | null
+  /** The one source the token reads ('' Callscope's own rows, a pulled backend's base URL); null: every source (0018). */
+  source: Defaulted<string | null>
 }
 
 export interface SettingsTable {
@@ -378,6 +382,21 @@ export interface SettingsTable {
   /** JSON text. */
   value: Json
   updated_at: string
+}
+
+/** A pulled tenant profile, keyed by its backend (migration 0018). */
+export interface PulledTenantsTable extends Omit<TenantsTable, 'pull_id'> {
+  source: string
+  fetched_at: string
+  pull_id: string
+}
+
+/** The view of local tenants (source '') and pulled ones, for reads that name a tenant (0018). */
+export interface TenantRowsView extends Omit<TenantsTable, 'pull_id'> {
+  source: string
+  pull_id: string | null
+  /** When a pulled tenant was fetched; null for local ones. */
+  fetched_at: string | null
 }
 
 export interface Database {
@@ -404,6 +423,8 @@ export interface Database {
   provider_credentials: ProviderCredentialsTable
   api_tokens: ApiTokensTable
   settings: SettingsTable
+  pulled_tenants: PulledTenantsTable
+  tenant_rows: TenantRowsView
 }
 
 export type TenantRow = Selectable<TenantsTable>

@@ -8,6 +8,12 @@ export interface Principal {
   tenantId: string | null
   /** Stored token id; null for the CALLSCOPE_TOKEN environment token. */
   tokenId: string | null
+  /**
+   * The one source whose rows the principal reads (issue 15 pt 4): '' Callscope's own (seeded,
+   * created, imported), else a pulled backend's base URL. Absent: every source. Set by a token bound
+   * to a source or narrowed per request (`?source=`, the console's source picker).
+   */
+  source?: string
 }
 
 /** The desktop user owns the store, as does the environment token: admin over everything. */
@@ -20,6 +26,15 @@ export function canSeeTenant(principal: Principal, tenantId: string | null): boo
 
 /** The tenant a principal's reads are limited to; undefined when it sees every tenant. */
 export const tenantScope = (principal: Principal): string | undefined => principal.tenantId ?? undefined
+
+/** The source a principal's reads are limited to; undefined when it sees every source. */
+export const sourceScope = (principal: Principal): string | undefined => principal.source
+
+/** A principal seeing only `source`, or null when it may not: a token bound to another source. */
+export function narrowToSource(principal: Principal, source: string): Principal | null {
+  if (principal.source !== undefined && principal.source !== source) return null
+  return { ...principal, source }
+}
 
 /** The `/admin/*` operations and everything that writes the store: admin tokens only. */
 export function assertAdmin(principal: Principal): void {

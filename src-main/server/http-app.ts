@@ -1,6 +1,7 @@
 import { HTTPException } from 'hono/http-exception'
 import { errorStatus } from '../kit/errors'
 import { createModuleApp, type ModuleApp } from '../kit/http/module-app'
+import { sourceParam } from '../kit/http/source-param'
 import type { RuntimeInfo } from '../kit/runtime'
 import { callLogRoutes } from '../modules/call-logs/call-logs.routes'
 import { callLogStreamRoutes } from '../modules/call-logs/call-logs.stream.routes'
@@ -70,6 +71,9 @@ export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: 
       await next()
     })
   }
+
+  // `?source=` on every operation: resolved before the routes, applied by their bearer check.
+  app.use(sourceParam(service.sources.resolve))
 
   // Liveness for scripts and supervisors: no token, nothing private.
   app.get('/healthz', (c) => c.json({ status: 'ok', version }))

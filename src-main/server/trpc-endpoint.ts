@@ -1,7 +1,8 @@
 import { TRPCError } from '@trpc/server'
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import type { Hono } from 'hono'
-import { type Authenticate, authenticateHeader } from '../kit/http/auth'
+import { narrowToSource } from '../kit/access'
+import { type Authenticate, authenticateHeader, outsideToken } from '../kit/http/auth'
 import type { RuntimeInfo } from '../kit/runtime'
 import type { AppRouter } from './app-router'
 
@@ -19,7 +20,12 @@ export function mountTrpc(app: Hono<any>, appRouter: AppRouter, authenticate: Au
       createContext: async () => {
         const result = await authenticateHeader(authenticate, c.req.header('authorization'))
         if ('failure' in result) throw new TRPCError({ code: 'UNAUTHORIZED', message: result.failure.detail })
-        return { principal: result.principal, runtime }
+        // The console's source picker (kit/http/source-param.ts resolved it before this route).
+        const scope = c.get('sourceScope') as string | undefined
+        if (scope === undefined) return { principal: result.principal, runtime }
+        const principal = narrowToSource(result.principal, scope)
+        if (!principal) throw new TRPCError({ code: 'FORBIDDEN', message: outsideToken(result.principal.source!) })
+        return { principal, runtime }
       },
     }),
   )

@@ -71,4 +71,16 @@ describe('callscope CLI', () => {
     expect(unknown.status).toBe(1)
     expect(unknown.stderr).toMatch(/no token matches/)
   })
+
+  it('binds a token to one source, and refuses a source the store does not have', () => {
+    const bound = runCli(['token', 'create', '--db', db, '--name', 'own data', '--source', 'local'])
+    expect(bound.status).toBe(0)
+    const listed = JSON.parse(runCli(['token', 'list', '--db', db, '--json']).stdout) as Array<Record<string, unknown>>
+    expect(listed.find((t) => t.name === 'own data')).toMatchObject({ role: 'viewer', source: '' })
+    expect(listed.find((t) => t.name === 'laptop')).toMatchObject({ source: null })
+    const unknown = runCli(['token', 'create', '--db', db, '--name', 'x', '--source', 'http://nowhere:1'])
+    expect(unknown.status).toBe(1)
+    expect(unknown.stderr).toMatch(/--source: Unknown source 'http:\/\/nowhere:1': this store has 'local'/)
+    expect((JSON.parse(runCli(['token', 'list', '--db', db, '--json']).stdout) as unknown[]).length).toBe(listed.length)
+  })
 })

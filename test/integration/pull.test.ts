@@ -60,17 +60,20 @@ describe('pull from a live backend', () => {
     // Windows came back under the record maximum, so none can have hidden records.
     expect(report.counts.callLogs.windows).toBeGreaterThan(expected.length / 1000)
 
-    const withoutOrigin = (rows: unknown[]) => (rows as Array<Record<string, unknown>>).map(({ pull_id: _p, ...row }) => row)
-    expect(withoutOrigin(localRows('select * from tenants order by id'))).toEqual(withoutOrigin(remoteRows('select * from tenants order by id')))
+    const withoutOrigin = (rows: unknown[]) => (rows as Array<Record<string, unknown>>).map(({ pull_id: _p, source: _s, fetched_at: _f, ...row }) => row)
+    // Pulled profiles are kept apart from the store's own, keyed by their backend (migration 0018).
+    expect(localRows('select id from tenants')).toEqual([])
+    expect(withoutOrigin(localRows('select * from pulled_tenants order by id'))).toEqual(withoutOrigin(remoteRows('select * from tenants order by id')))
     expect(report.counts.tenants.fetched).toBe(3)
 
     // Stored with their source and time: each row names the pull, the pull its backend and start.
     expect(localRows('select distinct pull_id, import_id from call_logs')).toEqual([{ pull_id: report.id, import_id: null }])
-    expect(localRows('select distinct pull_id from tenants')).toEqual([{ pull_id: report.id }])
+    expect(localRows('select distinct pull_id, source from pulled_tenants')).toEqual([{ pull_id: report.id, source: remote.url }])
+    expect(localRows('select distinct source from call_logs')).toEqual([{ source: remote.url }])
     const origin = { kind: 'pull', id: report.id, source: remote.url, at: report.startedAt }
     const someLog = (expected[0] as { id: string }).id
     expect((await local.callLogs.context(admin, someLog, 0, 0)).origin).toEqual(origin)
-    const someTenant = (localRows('select id from tenants limit 1')[0] as { id: string }).id
+    const someTenant = (localRows('select id from pulled_tenants limit 1')[0] as { id: string }).id
     expect(await local.tenants.origin(admin, someTenant)).toEqual(origin)
 
     // Sessions as rows, in the remote's listing order (test/integration/mirror.test.ts compares the operation).
@@ -119,7 +122,7 @@ describe('pull from a live backend', () => {
     const tenant = (remoteRows('select id from tenants order by name limit 1')[0] as { id: string }).id
     const report = await local.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, since: SINCE, tenantId: tenant.toUpperCase(), ...QUICK })
     expect(report.status).toBe('completed')
-    expect(localRows('select id from tenants')).toEqual([{ id: tenant }])
+    expect(localRows('select id from pulled_tenants')).toEqual([{ id: tenant }])
     const theirs = count(remoteRows('select id from call_logs where tenant_id = ? and timestamp >= ?', tenant, `${SINCE}T00:00:00.000Z`))
     const all = count(remoteRows('select id from call_logs where timestamp >= ?', `${SINCE}T00:00:00.000Z`))
     expect(localRows('select distinct tenant_id from call_logs')).toEqual([{ tenant_id: tenant }])
@@ -215,7 +218,7 @@ describe('pull from a live backend', () => {
     expect(report.failure).toMatch(/^the remote refused the token \(GET \/logs\/calls\?.* answered 401/)
     expect(report.failure).not.toContain('not-a-token')
     expect(count(localRows('select id from call_logs'))).toBe(0)
-    expect(count(localRows('select id from tenants'))).toBe(0)
+    expect(count(localRows('select id from pulled_tenants'))).toBe(0)
   })
 
   it('does not trust garbage: a body that is not JSON or not the interface shape is reported, not stored', async () => {
@@ -251,7 +254,7 @@ describe('pull from a live backend', () => {
       step: 'tenant 11111111-1111-4111-8111-111111111111',
       reason: expect.stringMatching(/^not a valid tenant, not stored: name: Too small: expected string to have >=1 characters \(got ""\); billing_plan is required; status is required \(and \d+ more\)$/),
     })
-    expect(count(localRows('select id from tenants'))).toBe(0)
+    expect(count(localRows('select id from pulled_tenants'))).toBe(0)
   })
 
   it('keeps what real backends send: levels in other spellings, open log types and statuses, ids that are not UUIDs', async () => {
@@ -289,7 +292,7 @@ describe('pull from a live backend', () => {
       { log_type: 'call', log_level: 'error', log_level_original: '40', user_id: 'u-7', trace_id: 'trace:9', request_id: 'req 1' },
       { log_type: 'transfer', log_level: 'info', log_level_original: null, user_id: null, trace_id: null, request_id: null },
     ])
-    expect(localRows('select status from tenants where id = ?', tenant)).toEqual([{ status: 'pending_review' }])
+    expect(localRows('select status from pulled_tenants where id = ?', tenant)).toEqual([{ status: 'pending_review' }])
     expect(proxy.requests.map((r) => r.url)).toContainEqual(expect.stringMatching(/^\/squads\/sq-eu-west\/analytics\?/))
     expect(report.counts.squadAnalytics.fetched).toBe(1)
   })

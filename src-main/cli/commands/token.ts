@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander'
 import { TOKEN_ROLES, type TokenRole } from '../../../src-shared/constants'
 import { resolveTokenExpiry } from '../../../src-shared/token-lifetime'
 import { withService } from '../open-service'
+import { TokenError } from '../../modules/tokens/tokens.service'
 
 /** Checks `--expires` while parsing, so a bad value is a usage error (exit 2); the service counts from its own clock. */
 function parseExpires(value: string): string {
@@ -22,16 +23,19 @@ export function registerToken(program: Command): void {
     .requiredOption('-n, --name <name>', 'what the token is for')
     .addOption(new Option('-r, --role <role>', 'what it may do').choices(TOKEN_ROLES).default('viewer'))
     .option('-t, --tenant <id>', 'tenant the token is limited to (role "tenant")')
+    .option('-s, --source <source>', 'the one source it reads: local, or a pulled backend\'s base URL (default: every source)')
     .addOption(
       new Option('-e, --expires <when>', 'when it stops working: never, a duration (12h, 30d, 2w, 1y) or an ISO 8601 date or date-time')
         .default('never')
         .argParser(parseExpires),
     )
     .option('--db <file>', 'database file')
-    .action(async (opts: { name: string; role: TokenRole; tenant?: string; expires: string; db?: string }) => {
+    .action(async (opts: { name: string; role: TokenRole; tenant?: string; source?: string; expires: string; db?: string }) => {
       await withService(opts.db, async (service) => {
         const role = opts.tenant && opts.role === 'viewer' ? 'tenant' : opts.role
-        const { token: secret, record } = await service.tokens.create({ name: opts.name, role, tenantId: opts.tenant, expires: opts.expires })
+        const source = opts.source === undefined ? null : await service.sources.resolve(opts.source)
+        if (source && 'problem' in source) throw new TokenError(`--source: ${source.problem}`)
+        const { token: secret, record } = await service.tokens.create({ name: opts.name, role, tenantId: opts.tenant, expires: opts.expires, source: source?.key })
         const expiry = record.expires_at ? `expires ${shortTime(record.expires_at)} UTC` : 'never expires'
         process.stdout.write(`${secret}\n`)
         process.stderr.write(`Created ${record.role} token "${record.name}" (id ${record.id}; ${expiry}). It is shown only this once.\n`)
@@ -61,6 +65,7 @@ export function registerToken(program: Command): void {
             name: r.name,
             role: r.role,
             tenant: r.tenant_id ?? '',
+            source: r.source === null ? 'every' : r.source === '' ? 'local' : r.source,
             created: shortTime(r.created_at),
             'last used': r.last_used_at ? shortTime(r.last_used_at) : 'never',
             'expires (UTC)': r.expires_at ? shortTime(r.expires_at) : 'never',

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono'
-import { assertAdmin, type Principal } from '../access'
+import { assertAdmin, narrowToSource, type Principal } from '../access'
 
-export type AuthEnv = { Variables: { principal: Principal } }
+/** `sourceScope`: the stored key of the source a request asked for (source-param.ts), if it did. */
+export type AuthEnv = { Variables: { principal: Principal; sourceScope?: string } }
 
 /** What the tokens service answers for a stored token whose expiry has passed. */
 export const TOKEN_EXPIRED = 'expired'
@@ -22,10 +23,20 @@ export function requireBearer(authenticate: Authenticate): MiddlewareHandler<Aut
   return async (c, next) => {
     const result = await authenticateHeader(authenticate, c.req.header('authorization'))
     if ('failure' in result) return unauthorized(result.failure)
-    c.set('principal', result.principal)
+    const scope = c.get('sourceScope')
+    if (scope === undefined) c.set('principal', result.principal)
+    else {
+      const narrowed = narrowToSource(result.principal, scope)
+      if (!narrowed) return Response.json({ detail: outsideToken(result.principal.source!) }, { status: 403 })
+      c.set('principal', narrowed)
+    }
     await next()
   }
 }
+
+/** Why a token bound to one source may not read another. */
+export const outsideToken = (bound: string): string =>
+  `Not enough permissions: this token reads only the source '${bound === '' ? 'local' : bound}'; leave out source or name that one`
 
 export interface AuthFailure {
   detail: string

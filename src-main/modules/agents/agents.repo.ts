@@ -57,14 +57,17 @@ export function findAgent(db: Kysely<Database>, agentId: string) {
  * as a member, and the sessions the listing held. The backend has no agent profile operation, so
  * nothing else is known of them.
  */
-export function listPulledAgents(db: Kysely<Database>, filter: AgentListFilter & { id?: string }) {
+export function listPulledAgents(db: Kysely<Database>, filter: AgentListFilter & { id?: string; source?: string }) {
+  const { source } = filter
   let query = db
     .selectFrom('pulled_agents as a')
-    .leftJoin('tenants as t', 't.id', 'a.tenant_id')
+    // The agent's tenant as its own backend has it, else a local tenant of that id.
+    .leftJoin('tenant_rows as t', (j) => j.onRef('t.id', '=', 'a.tenant_id').onRef('t.source', '=', 'a.source'))
+    .leftJoin('tenants as lt', 'lt.id', 'a.tenant_id')
     .select((eb) => [
       'a.id',
       'a.tenant_id',
-      't.name as tenant_name',
+      eb.fn.coalesce('t.name', 'lt.name').as('tenant_name'),
       pulledAgentName().as('name'),
       'a.source',
       'a.fetched_at',
@@ -75,14 +78,19 @@ export function listPulledAgents(db: Kysely<Database>, filter: AgentListFilter &
         .whereRef('s.agent_id', '=', 'a.id')
         .as('session_count'),
     ])
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('agents as l').select('l.id').whereRef('l.id', '=', 'a.id'))))
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('pulled_agents as b').select('b.id').whereRef('b.id', '=', 'a.id').whereRef('b.fetched_at', '>', 'a.fetched_at'))),
-    )
+    .where(({ not, exists, selectFrom }) => {
+      // The latest fetch of each agent, of one source when the caller names one.
+      let later = selectFrom('pulled_agents as b').select('b.id').whereRef('b.id', '=', 'a.id').whereRef('b.fetched_at', '>', 'a.fetched_at')
+      if (source !== undefined) later = later.whereRef('b.source', '=', 'a.source')
+      return not(exists(later))
+    })
+  // Across every source a local agent of the same id shadows a pulled one; within one source it does not.
+  if (source === undefined) query = query.where(({ not, exists, selectFrom }) => not(exists(selectFrom('agents as l').select('l.id').whereRef('l.id', '=', 'a.id'))))
+  else query = query.where('a.source', '=', source)
   if (filter.id !== undefined) query = query.where('a.id', '=', filter.id)
   if (filter.tenantId) query = query.where('a.tenant_id', '=', filter.tenantId)
   if (filter.search?.trim()) query = query.where(nameOrIdMatches(pulledAgentName(), 'a.id', filter.search))
-  return query.orderBy('t.name').orderBy('name').orderBy('a.id').execute()
+  return query.orderBy('tenant_name').orderBy('name').orderBy('a.id').execute()
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
 import { NotFoundError } from '../../kit/errors'
-import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
+import { canSeeTenant, type Principal, sourceScope, tenantScope } from '../../kit/access'
 import type { PulledFrom } from '../../kit/pulled'
 import * as repo from './agents.repo'
 
@@ -67,7 +67,11 @@ export function createAgentsService(db: Kysely<Database>) {
     async list(principal: Principal, input: AgentListInput = {}): Promise<AgentSummary[]> {
       if (input.tenantId && !canSeeTenant(principal, input.tenantId)) return []
       const filter = { tenantId: tenantScope(principal) ?? input.tenantId, search: input.search }
-      const [local, pulled] = await Promise.all([repo.listAgents(db, filter), repo.listPulledAgents(db, filter)])
+      const source = sourceScope(principal)
+      const [local, pulled] = await Promise.all([
+        source === undefined || source === '' ? repo.listAgents(db, filter) : [],
+        source === '' ? [] : repo.listPulledAgents(db, { ...filter, source }),
+      ])
       return [
         ...local.map((r) => ({ ...r, languages: parseLanguages(r.languages), session_count: Number(r.session_count ?? 0), pulled: null })),
         // A pulled agent of no known tenant is shown to tokens that see every tenant only.
@@ -79,12 +83,13 @@ export function createAgentsService(db: Kysely<Database>) {
      * tenant, sessions, source); another tenant's agent is "not found".
      */
     async get(principal: Principal, agentId: string) {
-      const row = await repo.findAgent(db, agentId)
+      const source = sourceScope(principal)
+      const row = source === undefined || source === '' ? await repo.findAgent(db, agentId) : undefined
       if (row) {
         if (!canSeeTenant(principal, row.tenant_id)) throw new NotFoundError('Agent')
         return { kind: 'local' as const, ...row, languages: parseLanguages(row.languages), session_count: Number(row.session_count ?? 0) }
       }
-      const [pulled] = await repo.listPulledAgents(db, { id: agentId })
+      const [pulled] = source === '' ? [] : await repo.listPulledAgents(db, { id: agentId, source })
       if (!pulled || !canSeeTenant(principal, pulled.tenant_id)) throw new NotFoundError('Agent')
       return { kind: 'pulled' as const, ...pulledSummary(pulled), pulled: { source: pulled.source, fetchedAt: pulled.fetched_at } }
     },

@@ -17,18 +17,18 @@ export interface Named {
   nameShared: boolean
 }
 
-/** Names of tenants or agents by id, with whether each name is shared (the query language matches names any case). */
-export async function namesOf(db: Kysely<Database>, table: 'tenants' | 'agents', ids: string[]): Promise<Map<string, Named>> {
+/** Names of tenants (local and pulled: tenant_rows) or agents by id, with whether each name is shared (the query language matches names any case). */
+export async function namesOf(db: Kysely<Database>, table: 'tenant_rows' | 'agents', ids: string[]): Promise<Map<string, Named>> {
   if (ids.length === 0) return new Map()
   // Both tables have the id and name read here; the cast picks one of them for the types.
   const rows = await db
-    .selectFrom(`${table} as t` as 'tenants as t')
+    .selectFrom(`${table} as t` as 'tenant_rows as t')
     .where('t.id', 'in', ids)
     .select((eb) => [
       't.id as id',
       't.name as name',
       eb
-        .selectFrom(`${table} as other` as 'tenants as other')
+        .selectFrom(`${table} as other` as 'tenant_rows as other')
         .whereRef('other.id', '<>', 't.id')
         .where((o) => o(o.fn('lower', ['other.name']), '=', o.fn('lower', ['t.name'])))
         .select((o) => o.fn.countAll<number>().as('n'))

@@ -73,7 +73,7 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
     return { levels: list('log_level'), types: list('log_type'), tenants: list('tenant_id'), agents: list('agent_id') }
   }
 
-  async function named(table: 'tenants' | 'agents', counts: Count[]): Promise<NamedFacetCount[]> {
+  async function named(table: 'tenant_rows' | 'agents', counts: Count[]): Promise<NamedFacetCount[]> {
     const names = await facetsRepo.namesOf(db, table, counts.map((c) => c.value))
     return counts.map((c) => ({ ...c, name: names.get(c.value)?.name ?? null, nameShared: names.get(c.value)?.nameShared ?? false }))
   }
@@ -87,11 +87,11 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
       if (!repo.isTimeRangeOnly({ ...f, levels: undefined, types: undefined })) {
         const counts = await fromOnePass(f)
         await slicer.tick()
-        return { ...counts, tenants: await named('tenants', counts.tenants), agents: await named('agents', counts.agents) }
+        return { ...counts, tenants: await named('tenant_rows', counts.tenants), agents: await named('agents', counts.agents) }
       }
       const levels = await facetCounts(f, 'log_level', slicer)
       const types = await facetCounts(f, 'log_type', slicer)
-      const tenants = await named('tenants', await facetCounts(f, 'tenant_id', slicer))
+      const tenants = await named('tenant_rows', await facetCounts(f, 'tenant_id', slicer))
       const agents = await named('agents', await facetCounts(f, 'agent_id', slicer))
       return { levels, types, tenants, agents }
     },

@@ -10,6 +10,8 @@ export interface CallLogFilter {
   to?: string
   agentId?: string
   tenantId?: string
+  /** One source's lines ('' Callscope's own, else a pulled backend's base URL); absent: every source. */
+  source?: string
   limit: number
 }
 
@@ -20,6 +22,7 @@ function filtered(db: Kysely<Database>, filter: CallLogFilter) {
   if (filter.to) query = query.where('timestamp', '<=', filter.to)
   if (filter.agentId) query = query.where('agent_id', '=', filter.agentId)
   if (filter.tenantId) query = query.where('tenant_id', '=', filter.tenantId)
+  if (filter.source !== undefined) query = query.where('source', '=', filter.source)
   return query.orderBy('timestamp', 'desc').orderBy('seq', 'desc').limit(filter.limit)
 }
 

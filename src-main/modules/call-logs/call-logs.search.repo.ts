@@ -33,6 +33,8 @@ export interface ResolvedCallLogFilter {
   deadline?: number
   /** Only lines stored in this seq range, text matches looked up in it alone (the live tail's window). */
   seqWindow?: SeqWindow
+  /** Only lines of this source ('' Callscope's own, else a pulled backend's base URL; migration 0018). */
+  source?: string
 }
 
 type CallLogQuery<O> = SelectQueryBuilder<Database, 'call_logs', O>
@@ -51,6 +53,7 @@ export function applyFilter<O>(query: CallLogQuery<O>, f: ResolvedCallLogFilter,
   if (f.callId) q = q.where('call_id', '=', f.callId)
   if (f.traceId) q = q.where('trace_id', '=', f.traceId)
   if (f.sessionId) q = q.where('session_id', '=', f.sessionId)
+  if (f.source !== undefined) q = q.where('source', '=', f.source)
   if (f.seqWindow) q = q.where('seq', '>', f.seqWindow.after).where('seq', '<=', f.seqWindow.upTo)
   if (f.match) q = q.where('seq', 'in', ftsMatchingSeqs(f.match, f.seqWindow))
   const where = f.query?.where

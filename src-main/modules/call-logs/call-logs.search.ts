@@ -6,7 +6,7 @@ import type { CallLogRow, Database } from '../../db/schema'
 import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
 import { NotFoundError } from '../../kit/errors'
 import { findOrigin, type Origin } from '../origins/origins.repo'
-import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
+import { canSeeTenant, type Principal, sourceScope, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import * as repo from './call-logs.search.repo'
 import { toFtsQuery, highlightRanges } from './fts-query'
@@ -96,6 +96,8 @@ export function pickBucketSeconds(fromMs: number, toMs: number): number {
 export function resolveFilter(principal: Principal, filter: CallLogFilter, now = new Date()): repo.ResolvedCallLogFilter | 'nothing' {
   const { q, query, tenantId, from, to, ...rest } = filter
   const resolved: repo.ResolvedCallLogFilter = { ...rest, tenantId: tenantScope(principal) ?? tenantId }
+  const source = sourceScope(principal)
+  if (source !== undefined) resolved.source = source
   if (from) resolved.from = resolveTimeBound(from, now)
   if (to) resolved.to = resolveTimeBound(to, now)
   // An instant against a relative bound can only be compared now.

@@ -6,7 +6,7 @@ import type { CallLog, CallLogQuery } from '../../../src-shared/schemas/call-log
 import type { CallLogFilter } from '../../../src-shared/schemas/call-log-search'
 import type { JsonReads } from '../../db/json-reads'
 import type { Database } from '../../db/schema'
-import { type Principal, tenantScope } from '../../kit/access'
+import { type Principal, sourceScope, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import { type ExportFormat, exportStream } from './call-logs.export'
 import * as repo from './call-logs.repo'
@@ -23,6 +23,7 @@ function toFilter(principal: Principal, query: CallLogQuery): repo.CallLogFilter
     to: query.end_date,
     agentId: query.agent_id,
     tenantId: tenantScope(principal),
+    source: sourceScope(principal),
     limit: query.limit,
   }
 }

@@ -11,24 +11,28 @@ import { callLogValues, type CallLogValues, STORED_CALL_LOG_COLUMNS } from './ca
  * better-sqlite3 handle or SQLite's own objects; another store needs its own version of it.
  */
 
-/** Where call logs being stored come from: an import or a pull (see migration 0006-origins). */
-export type CallLogOrigin = { import_id: string } | { pull_id: string }
+/**
+ * Where call logs being stored come from: an import (Callscope's own rows, source '') or a pull,
+ * with the backend's base URL as the lines' source (migrations 0006-origins, 0018-sources).
+ */
+export type CallLogOrigin = { import_id: string } | { pull_id: string; source: string }
 
 /** Stores one call log row given as positional values; true when it was new, false for a known id. */
 export type CallLogInsert = (values: CallLogValues) => boolean
 
 /**
- * Inserts one call log unless a record with its id is already stored; true when it was new.
- * Every row of this writer records `origin`. Compiled once by kysely, run as a prepared statement
- * per row (see db/bulk-insert.ts for why).
+ * Inserts one call log unless a record with its id is already stored from the same source; true
+ * when it was new. Every row of this writer records `origin`. Compiled once by kysely, run as a
+ * prepared statement per row (see db/bulk-insert.ts for why).
  */
 // SQLite-only: a prepared statement on the raw better-sqlite3 handle, run synchronously per row.
 export function prepareCallLogInsert(db: Kysely<Database>, sqlite: BetterSqlite3.Database, origin: CallLogOrigin): CallLogInsert {
-  const [[column, id]] = Object.entries(origin) as [[keyof CallLogOrigin, string]]
-  const placeholder = { ...Object.fromEntries(STORED_CALL_LOG_COLUMNS.map((c) => [c, null])), [column]: null } as unknown as NewCallLog
-  const { sql } = db.insertInto('call_logs').values(placeholder).onConflict((oc) => oc.column('id').doNothing()).compile()
+  const extra = Object.entries(origin) as Array<[keyof NewCallLog, string]>
+  const placeholder = { ...Object.fromEntries(STORED_CALL_LOG_COLUMNS.map((c) => [c, null])), ...Object.fromEntries(extra.map(([c]) => [c, null])) } as unknown as NewCallLog
+  const { sql } = db.insertInto('call_logs').values(placeholder).onConflict((oc) => oc.columns(['id', 'source']).doNothing()).compile()
   const statement = sqlite.prepare(sql)
-  return (values) => statement.run(values, id).changes === 1
+  const extraValues = extra.map(([, v]) => v)
+  return (values) => statement.run(values, ...extraValues).changes === 1
 }
 
 /*

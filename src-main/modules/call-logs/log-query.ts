@@ -133,7 +133,7 @@ function fieldCondition(eb: Eb, node: FieldNode): Expression<SqlBool> {
     case 'level':
       return levelCondition(eb, node)
     case 'tenant':
-      return idOrName('tenant_id', 'tenants', value)
+      return idOrName('tenant_id', 'tenant_rows', value)
     case 'agent':
       return idOrName('agent_id', 'agents', value)
     case 'details':
@@ -150,7 +150,7 @@ function fieldCondition(eb: Eb, node: FieldNode): Expression<SqlBool> {
  * on the million-line store). The id is listed as written: a line may name a tenant or agent the
  * store has no row for.
  */
-function idOrName(column: 'tenant_id' | 'agent_id', table: 'tenants' | 'agents', value: string): Expression<SqlBool> {
+function idOrName(column: 'tenant_id' | 'agent_id', table: 'tenant_rows' | 'agents', value: string): Expression<SqlBool> {
   return sql<SqlBool>`${sql.ref(`call_logs.${column}`)} in (select id from ${sql.table(table)} where lower(name) = lower(${value}) union all select ${value})`
 }
 

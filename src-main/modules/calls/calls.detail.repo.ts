@@ -12,20 +12,22 @@ export function findCall(db: Kysely<Database>, id: string) {
   return db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-/** The call's first `limit` lines in time order (storage order among equal timestamps), of one tenant when scoped. */
-export function callLines(db: Kysely<Database>, callId: string, tenantId: string | undefined, limit: number) {
+/** The call's first `limit` lines in time order (storage order among equal timestamps), of one tenant and one source when scoped. */
+export function callLines(db: Kysely<Database>, callId: string, tenantId: string | undefined, limit: number, source?: string) {
   let q = db
     .selectFrom('call_logs')
     .select(['id', 'tenant_id', 'log_type', 'log_level', 'message', 'timestamp', 'agent_id', 'session_id', 'details', 'trace_id', 'request_id'])
     .where('call_id', '=', callId)
   if (tenantId) q = q.where('tenant_id', '=', tenantId)
+  if (source !== undefined) q = q.where('source', '=', source)
   return q.orderBy('timestamp').orderBy('seq').limit(limit).execute()
 }
 
 /** How many lines the call has (of one tenant when scoped). */
-export async function countCallLines(db: Kysely<Database>, callId: string, tenantId: string | undefined): Promise<number> {
+export async function countCallLines(db: Kysely<Database>, callId: string, tenantId: string | undefined, source?: string): Promise<number> {
   let q = db.selectFrom('call_logs').select(sql<number>`count(*)`.as('n')).where('call_id', '=', callId)
   if (tenantId) q = q.where('tenant_id', '=', tenantId)
+  if (source !== undefined) q = q.where('source', '=', source)
   return Number((await q.executeTakeFirstOrThrow()).n)
 }
 
@@ -37,7 +39,8 @@ export async function agentNames(db: Kysely<Database>, ids: string[]): Promise<M
 }
 
 export async function tenantName(db: Kysely<Database>, id: string): Promise<string | null> {
-  return (await db.selectFrom('tenants').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null
+  // Local or pulled (tenant_rows); the local one first when both have the id.
+  return (await db.selectFrom('tenant_rows').select('name').where('id', '=', id).orderBy(sql`source = ''`, 'desc').executeTakeFirst())?.name ?? null
 }
 
 export async function squadName(db: Kysely<Database>, id: string): Promise<string | null> {

@@ -3,7 +3,7 @@ import { jsonOrText } from '../../lib/json-or-text'
 import { CALL_LINES_MAX, type CallDetail, type CallHeader, type CallTransfer } from '../../../src-shared/schemas/call-detail'
 import type { LogLevel } from '../../../src-shared/constants'
 import type { Database } from '../../db/schema'
-import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
+import { canSeeTenant, type Principal, sourceScope, tenantScope } from '../../kit/access'
 import { NotFoundError } from '../../kit/errors'
 import * as conversations from '../conversations/conversations.repo'
 import { detailNumber, detailText, headerFromLines, joinedLine, recordingOf, transfersFromSpans } from './call-line-facts'
@@ -66,7 +66,13 @@ function transferChain(records: Awaited<ReturnType<typeof conversations.listTran
  */
 export async function getCallDetail(db: Kysely<Database>, principal: Principal, callId: string): Promise<CallDetail> {
   const scope = tenantScope(principal)
-  const [row, rows, total] = await Promise.all([repo.findCall(db, callId), repo.callLines(db, callId, scope, CALL_LINES_MAX), repo.countCallLines(db, callId, scope)])
+  const source = sourceScope(principal)
+  // The calls table holds Callscope's own calls; a pulled backend's are known from their lines.
+  const [row, rows, total] = await Promise.all([
+    source === undefined || source === '' ? repo.findCall(db, callId) : undefined,
+    repo.callLines(db, callId, scope, CALL_LINES_MAX, source),
+    repo.countCallLines(db, callId, scope, source),
+  ])
   if (row ? !canSeeTenant(principal, row.tenant_id) : rows.length === 0) throw new NotFoundError('Call')
   let badDetails = 0
   const lines: Line[] = rows.map((r) => {

@@ -3,7 +3,7 @@ import type { CallDetail } from '../../../src-shared/schemas/call-detail'
 import { type CallList, type CallListQuery, decodeCallCursor, encodeCallCursor } from '../../../src-shared/schemas/call'
 import type { Database } from '../../db/schema'
 import { InvalidInputError } from '../../kit/errors'
-import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
+import { canSeeTenant, type Principal, sourceScope, tenantScope } from '../../kit/access'
 import { getCallDetail } from './calls.detail'
 import * as repo from './calls.repo'
 
@@ -20,6 +20,9 @@ export function createCallsService(db: Kysely<Database>) {
      */
     async list(principal: Principal, query: CallListQuery): Promise<CallList> {
       if (query.tenant_id && !canSeeTenant(principal, query.tenant_id)) return EMPTY
+      // The calls table holds Callscope's own calls only: a pulled backend has none listed here.
+      const source = sourceScope(principal)
+      if (source !== undefined && source !== '') return EMPTY
       const { sort, order, limit, cursor: cursorText, phone, ...rest } = query
       const cursor = cursorText ? decodeCallCursor(cursorText) : null
       // REST checks it in its query schema; the console's cursor travels beside the query.

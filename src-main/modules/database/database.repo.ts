@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema'
 /** Row counts of the tables people ask about, for `db info` and the settings page. */
 export const COUNTED_TABLES = [
   'tenants',
+  'pulled_tenants',
   'agents',
   'squads',
   'squad_members',

@@ -63,7 +63,7 @@ export async function renameSource(db: Kysely<Database>, from: string, to: strin
 
 /** The names of agents and tenants: configuration, not people, though they appear in conversations. */
 export async function agentAndTenantNames(db: Kysely<Database>): Promise<string[]> {
-  const rows = await db.selectFrom('agents').select('name').union(db.selectFrom('tenants').select('name')).execute()
+  const rows = await db.selectFrom('agents').select('name').union(db.selectFrom('tenant_rows').select('name')).execute()
   return rows.map((r) => r.name)
 }
 

@@ -18,6 +18,7 @@ type ColumnKind = 'text' | 'json' | 'user' | 'phone'
 
 export const PERSONAL_COLUMNS: ReadonlyArray<{ table: keyof Database; columns: Record<string, ColumnKind> }> = [
   { table: 'tenants', columns: { meta_data: 'json' } },
+  { table: 'pulled_tenants', columns: { meta_data: 'json' } },
   { table: 'conversations', columns: { user_id: 'user' } },
   { table: 'messages', columns: { content: 'text', tool_arguments: 'json', tool_result: 'json' } },
   { table: 'calls', columns: { from_number: 'phone', to_number: 'phone' } },

@@ -18,17 +18,21 @@ export type Scope = string | null
 const ERROR_LEVELS = ['error', 'critical'] as const
 
 /** Totals of the tables the console is about. */
-export async function counts(db: Kysely<Database>, tenantId: Scope) {
+export async function counts(db: Kysely<Database>, tenantId: Scope, source?: string) {
+  const local = source === undefined || source === ''
   const row = await db
     .selectNoFrom((eb) => {
       const n = eb.fn.countAll<number>().as('n')
       const scoped = <Q extends { where: (...args: any[]) => Q }>(q: Q, column: string): Q => (tenantId === null ? q : q.where(column, '=', tenantId))
+      const ofSource = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => (source === undefined ? q : q.where('source', '=', source))
+      // Agents, sessions and calls are Callscope's own: none in a pulled backend's scope.
+      const localOnly = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => (local ? q : q.where(sql`0`))
       return [
-        scoped(eb.selectFrom('tenants').select(n), 'id').as('tenants'),
-        scoped(eb.selectFrom('agents').select(n), 'tenant_id').as('agents'),
-        scoped(eb.selectFrom('conversations').select(n), 'tenant_id').as('sessions'),
-        scoped(eb.selectFrom('calls').select(n), 'tenant_id').as('calls'),
-        scoped(eb.selectFrom('call_logs').select(n), 'tenant_id').as('call_logs'),
+        ofSource(scoped(eb.selectFrom('tenant_rows').select(n), 'id')).as('tenants'),
+        localOnly(scoped(eb.selectFrom('agents').select(n), 'tenant_id')).as('agents'),
+        localOnly(scoped(eb.selectFrom('conversations').select(n), 'tenant_id')).as('sessions'),
+        localOnly(scoped(eb.selectFrom('calls').select(n), 'tenant_id')).as('calls'),
+        ofSource(scoped(eb.selectFrom('call_logs').select(n), 'tenant_id')).as('call_logs'),
       ]
     })
     .executeTakeFirstOrThrow()
@@ -59,7 +63,7 @@ export function callsByDay(db: Kysely<Database>, tenantId: Scope, since: string)
 }
 
 /** Error and critical log lines since `since`, per UTC day (the (log_level, timestamp) index). */
-export function errorLogsByDay(db: Kysely<Database>, tenantId: Scope, since: string) {
+export function errorLogsByDay(db: Kysely<Database>, tenantId: Scope, since: string, source?: string) {
   const day = utcDay(sql.ref<string>('timestamp'))
   let query = db
     .selectFrom('call_logs')
@@ -67,6 +71,7 @@ export function errorLogsByDay(db: Kysely<Database>, tenantId: Scope, since: str
     .where('log_level', 'in', ERROR_LEVELS)
     .where('timestamp', '>=', since)
   if (tenantId !== null) query = query.where('tenant_id', '=', tenantId)
+  if (source !== undefined) query = query.where('source', '=', source)
   return query.groupBy(day).orderBy(day).execute()
 }
 
@@ -95,13 +100,14 @@ export function busiestAgents(db: Kysely<Database>, tenantId: Scope, since: stri
  * The latest error and critical log lines, newest first. One index range per level, each read
  * backwards and cut at `limit`, then merged: no sort over all error lines.
  */
-export function recentErrors(db: Kysely<Database>, tenantId: Scope, limit: number) {
+export function recentErrors(db: Kysely<Database>, tenantId: Scope, limit: number, source?: string) {
   const perLevel = (level: (typeof ERROR_LEVELS)[number]) => {
     let q = db
       .selectFrom('call_logs')
-      .select(['seq', 'id', 'tenant_id', 'log_type', 'log_level', 'message', 'timestamp', 'agent_id', 'session_id', 'call_id', 'trace_id'])
+      .select(['seq', 'id', 'source', 'tenant_id', 'log_type', 'log_level', 'message', 'timestamp', 'agent_id', 'session_id', 'call_id', 'trace_id'])
       .where('log_level', '=', level)
     if (tenantId !== null) q = q.where('tenant_id', '=', tenantId)
+    if (source !== undefined) q = q.where('source', '=', source)
     return q.orderBy('timestamp', 'desc').orderBy('seq', 'desc').limit(limit)
   }
   const merged = db
@@ -111,9 +117,11 @@ export function recentErrors(db: Kysely<Database>, tenantId: Scope, limit: numbe
   return db
     .selectFrom(merged.as('l'))
     .leftJoin('agents as a', 'a.id', 'l.agent_id')
-    .leftJoin('tenants as t', 't.id', 'l.tenant_id')
+    // A line's tenant as its own source has it (local, or the backend it was pulled from), else a local one of that id.
+    .leftJoin('tenant_rows as t', (j) => j.onRef('t.id', '=', 'l.tenant_id').onRef('t.source', '=', 'l.source'))
+    .leftJoin('tenants as lt', 'lt.id', 'l.tenant_id')
     .selectAll('l')
-    .select(['a.name as agent_name', 't.name as tenant_name'])
+    .select((eb) => ['a.name as agent_name', eb.fn.coalesce('t.name', 'lt.name').as('tenant_name')])
     .orderBy('l.timestamp', 'desc')
     .orderBy('l.seq', 'desc')
     .limit(limit)

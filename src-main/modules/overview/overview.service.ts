@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
-import type { Principal } from '../../kit/access'
+import { type Principal, sourceScope } from '../../kit/access'
 import * as repo from './overview.repo'
 
 export const OVERVIEW_DAYS = 30
@@ -22,13 +22,16 @@ export function createOverviewService(db: Kysely<Database>) {
     /** Counts, daily call volume and error rate, busiest agents and recent errors, in the principal's scope. */
     async get(principal: Principal, now = new Date()) {
       const scope = principal.tenantId
+      const source = sourceScope(principal)
+      // Agents, sessions and calls are Callscope's own rows: none for a pulled backend's scope.
+      const local = source === undefined || source === ''
       const { since, days } = overviewPeriod(now)
       const [counts, calls, errorLogs, busiest, errors] = await Promise.all([
-        repo.counts(db, scope),
-        repo.callsByDay(db, scope, since),
-        repo.errorLogsByDay(db, scope, since),
-        repo.busiestAgents(db, scope, since, BUSIEST_AGENTS),
-        repo.recentErrors(db, scope, RECENT_ERRORS),
+        repo.counts(db, scope, source),
+        local ? repo.callsByDay(db, scope, since) : [],
+        repo.errorLogsByDay(db, scope, since, source),
+        local ? repo.busiestAgents(db, scope, since, BUSIEST_AGENTS) : [],
+        repo.recentErrors(db, scope, RECENT_ERRORS, source),
       ])
       // The SQL returns only days that had rows; fill the 30 buckets (a fixed 30 steps, not a row loop).
       const callsOf = new Map(calls.map((r) => [r.day, r]))

@@ -22,12 +22,14 @@ export async function agentsUsingLlmProvider(db: Kysely<Database>, provider: str
   return { count: Number(total.n), ids: rows.map((r) => r.id) }
 }
 
-/** The latest details a pull fetched for `provider`, from any source; undefined when none did. */
-export function latestPulledLlmProvider(db: Kysely<Database>, provider: string) {
-  return db
+/** The latest details a pull fetched for `provider`, from any source or from `source`; undefined when none did. */
+export function latestPulledLlmProvider(db: Kysely<Database>, provider: string, source?: string) {
+  let query = db
     .selectFrom('pulled_llm_providers')
     .select(['source', 'body', 'fetched_at'])
     .where('provider', '=', provider)
+  if (source !== undefined) query = query.where('source', '=', source)
+  return query
     .orderBy('fetched_at', 'desc')
     .limit(1)
     .executeTakeFirst()

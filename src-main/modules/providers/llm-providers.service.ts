@@ -3,7 +3,7 @@ import { type LlmProviderDetails, llmProviderDetailsSchema } from '../../../src-
 import type { Database } from '../../db/schema'
 import { NotFoundError } from '../../kit/errors'
 import { parsePulled, type PulledFrom } from '../../kit/pulled'
-import type { Principal } from '../../kit/access'
+import { type Principal, sourceScope } from '../../kit/access'
 import { findLlmProvider, llmCatalog } from './catalog'
 import type { CredentialsService } from './credentials.service'
 import { agentsUsingLlmProvider, latestPulledLlmProvider } from './llm-providers.repo'
@@ -24,11 +24,18 @@ export function createLlmProvidersService(db: Kysely<Database>, credentials: Cre
   async function answer(principal: Principal, providerId: string): Promise<LlmProviderAnswer> {
     const provider = findLlmProvider(providerId)
     if (!provider) throw new NotFoundError('LLM provider')
+    const source = sourceScope(principal)
+    // Limited to one pulled backend: what it answered, if a pull asked it.
+    if (source !== undefined && source !== '') {
+      const pulled = principal.tenantId === null ? await latestPulledLlmProvider(db, provider.id, source) : undefined
+      if (!pulled) throw new NotFoundError('LLM provider')
+      return { kind: 'pulled', json: pulled.body, pulled: { source: pulled.source, fetchedAt: pulled.fetched_at } }
+    }
     const [status, agents] = await Promise.all([
       credentials.status('llm', provider.id),
       agentsUsingLlmProvider(db, provider.id, principal.tenantId),
     ])
-    if (!status.configured && agents.count === 0 && principal.tenantId === null) {
+    if (source === undefined && !status.configured && agents.count === 0 && principal.tenantId === null) {
       const pulled = await latestPulledLlmProvider(db, provider.id)
       if (pulled) return { kind: 'pulled', json: pulled.body, pulled: { source: pulled.source, fetchedAt: pulled.fetched_at } }
     }

@@ -52,7 +52,7 @@ async function storeWindow(run: PullRun, records: unknown[]): Promise<Map<string
   // Stored last to first: lines that share a timestamp are listed newest insertion first (seq
   // desc), so this lists them in the remote's own order, whatever order it breaks ties in.
   const accepted = checkWindow(run, records).reverse()
-  const stored = await run.writer.run(storeCallLogsJob, { origin: { pull_id: run.row.id }, rows: accepted.map((a) => a.row) })
+  const stored = await run.writer.run(storeCallLogsJob, { origin: { pull_id: run.row.id, source: run.source }, rows: accepted.map((a) => a.row) })
   for (const isNew of stored) {
     if (isNew) run.counts.callLogs.inserted++
     else run.counts.callLogs.duplicates++

@@ -30,7 +30,7 @@ function tenantRow(value: unknown): { row: NewTenant } | { reason: string } {
   }
 }
 
-/** Fetches one tenant profile into the tenants table; a missing one ends the pull only if asked for by name. */
+/** Fetches one tenant profile into pulled_tenants, under the pull's source; a missing one ends the pull only if asked for by name. */
 export async function pullTenant(run: PullRun, id: string, required: boolean): Promise<void> {
   const { counts } = run
   let body: unknown
@@ -52,7 +52,7 @@ export async function pullTenant(run: PullRun, id: string, required: boolean): P
     return
   }
   try {
-    await repo.upsertTenant(run.db, { ...checked.row, pull_id: run.row.id })
+    await repo.upsertPulledTenant(run.db, { ...checked.row, source: run.source, fetched_at: new Date().toISOString(), pull_id: run.row.id })
     counts.tenants.fetched++
     await run.finishStep(`tenant:${id}`, id)
   } catch (error) {

@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
 import type { SessionListItem } from '../../../src-shared/schemas/session'
 import { nonEmptyText } from '../../lib/non-empty-text'
-import type { Database, NewTenant, PulledKind, PulledLlmProvidersTable, PulledSquadAnalyticsTable, PullsTable } from '../../db/schema'
+import type { Database, PulledKind, PulledLlmProvidersTable, PulledSquadAnalyticsTable, PulledTenantsTable, PullsTable } from '../../db/schema'
 
 /* Listing, finding and interrupting pulls are shared with imports (runs/runs.repo.ts). */
 
@@ -176,9 +176,10 @@ export async function countDocuments(db: Kysely<Database>, source: string): Prom
 }
 
 /** A tenant as the remote has it now: inserted, or every field replaced. */
-export function upsertTenant(db: Kysely<Database>, row: NewTenant): Promise<unknown> {
-  const { id: _id, ...fields } = row
-  return db.insertInto('tenants').values(row).onConflict((oc) => oc.column('id').doUpdateSet(fields)).execute()
+/** A pulled tenant profile, keyed by its backend: another backend's tenant with the same id is another row (0018). */
+export function upsertPulledTenant(db: Kysely<Database>, row: Insertable<PulledTenantsTable>): Promise<unknown> {
+  const { source: _source, id: _id, ...fields } = row
+  return db.insertInto('pulled_tenants').values(row).onConflict((oc) => oc.columns(['source', 'id']).doUpdateSet(fields)).execute()
 }
 
 /** A pulled agent's whole sessions listing, in the remote's order. */

@@ -26,15 +26,24 @@ export async function agentSessionsPage(db: Kysely<Database>, json: JsonReads, a
 
 /**
  * The same page for an agent known only from a pull (pulled_agents): its listing as the remote
- * answered it, in the remote's order. When two sources have the agent, the latest fetch answers.
+ * answered it, in the remote's order. When two sources have the agent, the latest fetch answers,
+ * unless the caller names one.
  */
-export async function pulledAgentSessionsPage(db: Kysely<Database>, json: JsonReads, agentId: string, limit: number, offset: number): Promise<SessionPageJson | null> {
-  const query = db
+export async function pulledAgentSessionsPage(
+  db: Kysely<Database>,
+  json: JsonReads,
+  agentId: string,
+  limit: number,
+  offset: number,
+  /** One source's agent only; absent: the latest fetch of any. */
+  source?: string,
+): Promise<SessionPageJson | null> {
+  let query = db
     .selectFrom('pulled_agents as a')
     .select([pulledEnvelopeJson(limit, offset).as('json'), 'a.tenant_id'])
     .where('a.id', '=', agentId)
-    .orderBy('a.fetched_at', 'desc')
-    .limit(1)
+  if (source !== undefined) query = query.where('a.source', '=', source)
+  query = query.orderBy('a.fetched_at', 'desc').limit(1)
   const { bytes, rows, last } = await json.bytes(query, { framing: 'one', last: ['tenant_id'] })
   return rows === 0 ? null : { bytes, tenantId: last!.tenant_id as string | null }
 }

@@ -66,12 +66,12 @@ export async function hasStoredTrunks(db: Kysely<Database>): Promise<boolean> {
   return (await db.selectFrom('sip_inbound_trunks').select('sip_trunk_id').limit(1).executeTakeFirst()) !== undefined
 }
 
-/** The trunk list of the latest pull that fetched one, in the remote's order; empty when none did. */
-export function latestPulledTrunks(db: Kysely<Database>) {
+/** The trunk list of the latest pull that fetched one (of `source`, when given), in the remote's order; empty when none did. */
+export function latestPulledTrunks(db: Kysely<Database>, source?: string) {
   return db
     .selectFrom('pulled_sip_trunks')
     .select(['source', 'tenant_id', 'body', 'fetched_at'])
-    .where('source', '=', (eb) => eb.selectFrom('pulled_sip_trunks').select('source').orderBy('fetched_at', 'desc').limit(1))
+    .where('source', '=', (eb) => (source !== undefined ? eb.val(source) : eb.selectFrom('pulled_sip_trunks').select('source').orderBy('fetched_at', 'desc').limit(1)))
     .orderBy('position')
     .execute()
 }

@@ -3,7 +3,7 @@ import { nonEmptyText } from '../../lib/non-empty-text'
 import type { SIPInboundTrunkInfo } from 'livekit-server-sdk'
 import type { SipTrunk, SipTrunkList } from '../../../src-shared/schemas/sip-trunk'
 import type { Database } from '../../db/schema'
-import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
+import { canSeeTenant, type Principal, sourceScope, tenantScope } from '../../kit/access'
 import {
   type LiveKitConnection,
   LiveKitUnavailableError,
@@ -136,15 +136,18 @@ export function createSipTrunksService(db: Kysely<Database>, options: SipTrunksS
    * remote listed it (issue 15). Null when this store has trunks of its own or none was pulled.
    */
   async function fromPull(principal: Principal): Promise<SipTrunkList | null> {
-    if (await repo.hasStoredTrunks(db)) return null
-    const rows = await repo.latestPulledTrunks(db)
-    if (!rows.length) return null
+    const source = sourceScope(principal)
+    if (source === undefined && (await repo.hasStoredTrunks(db))) return null
+    const rows = await repo.latestPulledTrunks(db, source)
+    // A caller limited to one backend gets its list, empty when it was never pulled.
+    if (!rows.length) return source === undefined ? null : { trunks: [], total: 0, source: 'pulled', fallback_reason: null, fetched_at: now().toISOString() }
     const trunks = rows.filter((r) => canSeeTenant(principal, r.tenant_id)).map((r) => JSON.parse(r.body) as SipTrunk)
     return { trunks, total: trunks.length, source: 'pulled', fallback_reason: null, fetched_at: rows[0]!.fetched_at }
   }
 
   async function fromStore(principal: Principal, fallbackReason: string | null): Promise<SipTrunkList> {
-    if (fallbackReason === null) {
+    // Callscope's own trunks only ('local'): never a pulled list.
+    if (fallbackReason === null && sourceScope(principal) !== '') {
       const pulled = await fromPull(principal)
       if (pulled) return pulled
     }
@@ -211,6 +214,9 @@ export function createSipTrunksService(db: Kysely<Database>, options: SipTrunksS
      * cannot be used) the stored copy. A tenant-scoped principal sees only its tenant's trunks.
      */
     async list(principal: Principal): Promise<SipTrunkList> {
+      const source = sourceScope(principal)
+      // A pulled backend's trunks are what it listed, never this laptop's LiveKit.
+      if (source !== undefined && source !== '') return (await fromPull(principal))!
       if (config.kind === 'none') return fromStore(principal, null)
       if (config.kind === 'incomplete') {
         return fromStore(principal, `LiveKit is not fully configured: ${config.missing.join(', ')} not set`)

@@ -46,15 +46,14 @@ export function listSquads(db: Kysely<Database>, tenantId: string | null) {
   return query.orderBy('t.name').orderBy('s.name').orderBy('s.id').execute()
 }
 
-/** A squad's analytics as the latest pull fetched them, from any source; undefined when none did. */
-export function findPulledAnalytics(db: Kysely<Database>, squadId: string) {
-  return db
+/** A squad's analytics as the latest pull fetched them, from any source or from `source`; undefined when none did. */
+export function findPulledAnalytics(db: Kysely<Database>, squadId: string, source?: string) {
+  let query = db
     .selectFrom('pulled_squad_analytics')
     .select(['source', 'squad_id', 'tenant_id', 'period_start', 'period_end', 'body', 'fetched_at'])
     .where('squad_id', '=', squadId)
-    .orderBy('fetched_at', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  if (source !== undefined) query = query.where('source', '=', source)
+  return query.orderBy('fetched_at', 'desc').limit(1).executeTakeFirst()
 }
 
 /**
@@ -62,24 +61,31 @@ export function findPulledAnalytics(db: Kysely<Database>, squadId: string) {
  * with what the answer says of them when it is in Callscope's shape. One tenant's when `tenantId` is set.
  */
 // SQLite-only: json_extract / json_array_length on the stored answer (PostgreSQL: ->> and jsonb_array_length).
-export function listPulledSquads(db: Kysely<Database>, tenantId: string | null) {
+export function listPulledSquads(db: Kysely<Database>, tenantId: string | null, source?: string) {
   let query = db
     .selectFrom('pulled_squad_analytics as p')
-    .leftJoin('tenants as t', 't.id', 'p.tenant_id')
+    // The analytics' tenant as the same backend has it, else a local tenant of that id.
+    .leftJoin('tenant_rows as t', (j) => j.onRef('t.id', '=', 'p.tenant_id').onRef('t.source', '=', 'p.source'))
+    .leftJoin('tenants as l', 'l.id', 'p.tenant_id')
     .select([
       'p.squad_id as id',
       'p.squad_name as name',
       'p.tenant_id',
-      't.name as tenant_name',
+      (eb) => eb.fn.coalesce('t.name', 'l.name').as('tenant_name'),
       sql<string | null>`json_extract(p.body, '$.routing_strategy')`.as('routing_strategy'),
       sql<number | null>`json_array_length(p.body, '$.member_utilization')`.as('member_count'),
       'p.source',
       'p.fetched_at',
     ])
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('squads as s').select('s.id').whereRef('s.id', '=', 'p.squad_id'))))
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('pulled_squad_analytics as q').select('q.squad_id').whereRef('q.squad_id', '=', 'p.squad_id').whereRef('q.fetched_at', '>', 'p.fetched_at'))),
-    )
+    .where(({ not, exists, selectFrom }) => {
+      // The latest fetch of each squad, of one source when the caller names one.
+      let later = selectFrom('pulled_squad_analytics as q').select('q.squad_id').whereRef('q.squad_id', '=', 'p.squad_id').whereRef('q.fetched_at', '>', 'p.fetched_at')
+      if (source !== undefined) later = later.whereRef('q.source', '=', 'p.source')
+      return not(exists(later))
+    })
+  // Across every source a local squad of the same id shadows a pulled one; within one source it does not.
+  if (source === undefined) query = query.where(({ not, exists, selectFrom }) => not(exists(selectFrom('squads as s').select('s.id').whereRef('s.id', '=', 'p.squad_id'))))
+  else query = query.where('p.source', '=', source)
   if (tenantId !== null) query = query.where('p.tenant_id', '=', tenantId)
   return query.orderBy('p.squad_id').execute()
 }

@@ -11,7 +11,7 @@ import {
 import type { Database } from '../../db/schema'
 import { NotFoundError } from '../../kit/errors'
 import { parsePulled, type PulledFrom } from '../../kit/pulled'
-import { canSeeTenant } from '../../kit/access'
+import { canSeeTenant, sourceScope } from '../../kit/access'
 import type { Principal } from '../../kit/access'
 import * as repo from './squads.repo'
 
@@ -255,8 +255,9 @@ export function createSquadsService(db: Kysely<Database>, options: SquadsService
    * its analytics as fetched, for the period fetched (they are aggregates no pulled row recomputes).
    */
   async function answer(principal: Principal, squadId: string, query: SquadAnalyticsQuery): Promise<SquadAnswer> {
-    if (await repo.findSquad(db, squadId)) return { kind: 'computed', analytics: await analytics(principal, squadId, query) }
-    const pulled = await repo.findPulledAnalytics(db, squadId)
+    const source = sourceScope(principal)
+    if ((source === undefined || source === '') && (await repo.findSquad(db, squadId))) return { kind: 'computed', analytics: await analytics(principal, squadId, query) }
+    const pulled = source === '' ? undefined : await repo.findPulledAnalytics(db, squadId, source)
     if (!pulled || !canSeeTenant(principal, pulled.tenant_id)) throw new NotFoundError('Squad')
     return { kind: 'pulled', json: pulled.body, pulled: { source: pulled.source, fetchedAt: pulled.fetched_at, periodStart: pulled.period_start, periodEnd: pulled.period_end } }
   }
@@ -266,7 +267,11 @@ export function createSquadsService(db: Kysely<Database>, options: SquadsService
 
     /** Squads the principal may see (a tenant token: its tenant's only), for the console's list. */
     async list(principal: Principal): Promise<SquadSummary[]> {
-      const [local, pulled] = await Promise.all([repo.listSquads(db, principal.tenantId), repo.listPulledSquads(db, principal.tenantId)])
+      const source = sourceScope(principal)
+      const [local, pulled] = await Promise.all([
+        source === undefined || source === '' ? repo.listSquads(db, principal.tenantId) : [],
+        source === '' ? [] : repo.listPulledSquads(db, principal.tenantId, source),
+      ])
       const rows: SquadSummary[] = [
         ...local.map((r) => ({
           id: r.id,

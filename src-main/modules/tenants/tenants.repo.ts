@@ -1,9 +1,18 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import { nameOrIdMatches } from '../../db/name-search'
-import type { Database, TenantRow } from '../../db/schema'
+import type { Database, TenantRowsView } from '../../db/schema'
 
-export function findTenant(db: Kysely<Database>, id: string): Promise<TenantRow | undefined> {
-  return db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst()
+/** A tenant as stored, local (source '') or pulled from a backend (tenant_rows, migration 0018). */
+export type SourcedTenantRow = Selectable<TenantRowsView>
+
+/**
+ * The tenant with this id in `source`; for every source (undefined), the local one first, then the
+ * one fetched last: what the store answered before it kept more than one source.
+ */
+export function findTenant(db: Kysely<Database>, id: string, source: string | undefined): Promise<SourcedTenantRow | undefined> {
+  let query = db.selectFrom('tenant_rows').selectAll().where('id', '=', id)
+  if (source !== undefined) query = query.where('source', '=', source)
+  return query.orderBy(sql`source = ''`, 'desc').orderBy('fetched_at', 'desc').limit(1).executeTakeFirst()
 }
 
 export interface TenantListFilter {
@@ -11,14 +20,17 @@ export interface TenantListFilter {
   search?: string
   /** Limits the list to one tenant (tenant-scoped tokens). */
   onlyId?: string
+  /** Limits the list to one source ('' local, a backend's base URL). */
+  source?: string
 }
 
-/** Tenants by name, with the figures the list shows beside each. */
+/** Tenants by name, each source's own (a tenant two backends share is listed once per source), with the figures the list shows beside each. */
 export function listTenants(db: Kysely<Database>, filter: TenantListFilter) {
   let query = db
-    .selectFrom('tenants as t')
+    .selectFrom('tenant_rows as t')
     .select((eb) => [
       't.id',
+      't.source',
       't.name',
       't.billing_plan',
       't.status',
@@ -27,11 +39,19 @@ export function listTenants(db: Kysely<Database>, filter: TenantListFilter) {
       't.hipaa_enabled',
       't.pci_enabled',
       't.sip_enabled',
-      eb.selectFrom('agents as a').select((a) => a.fn.countAll<number>().as('n')).whereRef('a.tenant_id', '=', 't.id').as('agent_count'),
+      // Local agents for a local tenant; the agents a pull saw for a pulled one.
+      eb
+        .case()
+        .when('t.source', '=', '')
+        .then(eb.selectFrom('agents as a').select((a) => a.fn.countAll<number>().as('n')).whereRef('a.tenant_id', '=', 't.id'))
+        .else(eb.selectFrom('pulled_agents as p').select((a) => a.fn.countAll<number>().as('n')).whereRef('p.tenant_id', '=', 't.id').whereRef('p.source', '=', 't.source'))
+        .end()
+        .as('agent_count'),
     ])
   if (filter.onlyId) query = query.where('t.id', '=', filter.onlyId)
+  if (filter.source !== undefined) query = query.where('t.source', '=', filter.source)
   if (filter.search?.trim()) query = query.where(nameOrIdMatches('t.name', 't.id', filter.search))
-  return query.orderBy('t.name').orderBy('t.id').execute()
+  return query.orderBy('t.name').orderBy('t.id').orderBy('t.source').execute()
 }
 
 /** Calls started since `since` and their total duration, for usage against the plan's limits. */

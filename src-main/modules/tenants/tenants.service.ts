@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely'
 import type { Tenant } from '../../../src-shared/schemas/tenant'
-import type { Database, TenantRow } from '../../db/schema'
+import type { Database } from '../../db/schema'
 import { NotFoundError } from '../../kit/errors'
 import { findOrigin, type Origin } from '../origins/origins.repo'
-import { canSeeTenant, type Principal, tenantScope } from '../../kit/access'
+import { canSeeTenant, type Principal, sourceScope, tenantScope } from '../../kit/access'
 import * as repo from './tenants.repo'
 
 /** Maps a stored row to the spec's Tenant object (0/1 flags to booleans, JSON text to objects). */
-export function toTenant(row: TenantRow): Tenant {
+export function toTenant(row: repo.SourcedTenantRow): Tenant {
   return {
     id: row.id,
     name: row.name,
@@ -35,8 +35,8 @@ export function toTenant(row: TenantRow): Tenant {
 }
 
 export function createTenantsService(db: Kysely<Database>) {
-  async function visibleRow(principal: Principal, id: string): Promise<TenantRow> {
-    const row = canSeeTenant(principal, id) ? await repo.findTenant(db, id) : undefined
+  async function visibleRow(principal: Principal, id: string): Promise<repo.SourcedTenantRow> {
+    const row = canSeeTenant(principal, id) ? await repo.findTenant(db, id, sourceScope(principal)) : undefined
     if (!row) throw new NotFoundError('Tenant')
     return row
   }
@@ -44,7 +44,7 @@ export function createTenantsService(db: Kysely<Database>) {
   return {
     /** Tenants a principal may see, for the console's list. */
     async list(principal: Principal, search?: string) {
-      const rows = await repo.listTenants(db, { search, onlyId: tenantScope(principal) })
+      const rows = await repo.listTenants(db, { search, onlyId: tenantScope(principal), source: sourceScope(principal) })
       return rows.map((r) => ({
         ...r,
         agent_count: Number(r.agent_count ?? 0),

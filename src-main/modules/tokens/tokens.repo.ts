@@ -13,6 +13,7 @@ const publicColumns = [
   'last_used_at',
   'revoked_at',
   'expires_at',
+  'source',
 ] as const
 
 export function insertToken(db: Kysely<Database>, row: ApiTokenRow) {

@@ -14,6 +14,8 @@ export interface CreateTokenInput {
   tenantId?: string | null
   /** A lifetime in src-shared/token-lifetime.ts's words (`30d`, `2027-01-31`, ...); absent: never. */
   expires?: string
+  /** The one source the token reads ('' Callscope's own rows, a pulled backend's base URL); absent: every source. */
+  source?: string | null
 }
 
 export type TokenStatus = 'active' | 'expired' | 'revoked'
@@ -71,7 +73,8 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
       throw new TokenError(`a ${input.role} token is not scoped to a tenant; use role "tenant"`)
     }
     if (tenantId) {
-      const tenant = await db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst()
+      // Local or pulled (tenant_rows, migration 0018): a tenant token may read a mirrored tenant.
+      const tenant = await db.selectFrom('tenant_rows').select('id').where('id', '=', tenantId).executeTakeFirst()
       if (!tenant) throw new TokenError(`tenant ${tenantId} not found`)
     }
     const createdMs = now()
@@ -89,6 +92,7 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
       last_used_at: null,
       revoked_at: null,
       expires_at: expiry.expiresAt,
+      source: input.source ?? null,
     }
     await repo.insertToken(db, row)
     const { token_hash: _hash, ...record } = row
@@ -121,7 +125,8 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
     if (!row.last_used_at || usedMs - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
       await repo.touchLastUsed(db, row.id, new Date(usedMs).toISOString())
     }
-    return { role: row.role as TokenRole, tenantId: row.tenant_id, tokenId: row.id }
+    const principal: Principal = { role: row.role as TokenRole, tenantId: row.tenant_id, tokenId: row.id }
+    return row.source === null ? principal : { ...principal, source: row.source }
   }
 
   return {
