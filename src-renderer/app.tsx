@@ -2,6 +2,7 @@ import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Stack, Text, Titl
 import { useDisclosure } from '@mantine/hooks'
 import { IconBuilding, IconListSearch, IconLogout } from '@tabler/icons-react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { SourcePicker } from './components/source-picker'
 import { type ReactNode, useState } from 'react'
 import { createHashRouter, NavLink as RouterLink, Navigate, Outlet, RouterProvider } from 'react-router'
 import { QueryState } from './components/query-state'
@@ -39,12 +40,15 @@ function Layout() {
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
             <Title order={4}>Callscope</Title>
           </Group>
-          {whoami.data && (
-            <Text size="xs" c="dimmed" data-testid="signed-in-as">
-              {whoami.data.role}
-              {whoami.data.tenantId ? ` · tenant ${whoami.data.tenantId.slice(0, 8)}` : ''}
-            </Text>
-          )}
+          <Group gap="md">
+            {whoami.data && <SourcePicker />}
+            {whoami.data && (
+              <Text size="xs" c="dimmed" data-testid="signed-in-as">
+                {whoami.data.role}
+                {whoami.data.tenantId ? ` · tenant ${whoami.data.tenantId.slice(0, 8)}` : ''}
+              </Text>
+            )}
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">

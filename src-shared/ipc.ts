@@ -9,6 +9,8 @@ export interface IpcTrpcRequest {
   url: string
   method: 'GET' | 'POST'
   body?: string
+  /** The console's source picker (`local` or a backend's base URL): what X-Callscope-Source says over HTTP. */
+  source?: string
 }
 
 export interface IpcTrpcResponse {

@@ -14,6 +14,8 @@ export interface Principal {
    * to a source or narrowed per request (`?source=`, the console's source picker).
    */
   source?: string
+  /** True when `source` comes from the token itself: no request may widen or change it. */
+  sourceBound?: boolean
 }
 
 /** The desktop user owns the store, as does the environment token: admin over everything. */

@@ -11,6 +11,7 @@ import { callsRouter } from '../modules/calls/calls.router'
 import { sipTrunksRouter } from '../modules/sip-trunks/sip-trunks.router'
 import { squadsRouter } from '../modules/squads/squads.router'
 import { tenantsRouter } from '../modules/tenants/tenants.router'
+import { sourcesRouter } from '../modules/sources/sources.router'
 import { tokensRouter } from '../modules/tokens/tokens.router'
 import { router } from '../kit/trpc'
 import type { Service } from '../service'
@@ -31,6 +32,7 @@ export const createAppRouter = (service: Service) =>
     sipTrunks: sipTrunksRouter(service.sipTrunks),
     calls: callsRouter(service.calls),
     tokens: tokensRouter(service.tokens),
+    sources: sourcesRouter(service.sources),
     settings: settingsRouter(service.database),
   })
 

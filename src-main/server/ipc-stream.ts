@@ -1,7 +1,6 @@
 import type { IpcTrpcResponse } from '../../src-shared/ipc'
-import { OWNER } from '../kit/access'
 import { createAppRouter } from './app-router'
-import { answerOverIpc, FORBIDDEN_SENDER, type IpcHandlerOptions, type IpcSenderInfo, isRequest, MALFORMED_REQUEST } from './ipc'
+import { answerOverIpc, FORBIDDEN_SENDER, type IpcHandlerOptions, type IpcSenderInfo, ipcPrincipal, isRequest, MALFORMED_REQUEST } from './ipc'
 
 export { TRPC_STREAM_CHUNK_CHANNEL, TRPC_STREAM_CLOSE_CHANNEL, TRPC_STREAM_OPEN_CHANNEL } from '../../src-shared/ipc'
 
@@ -24,9 +23,11 @@ export function createIpcStreamHandler({ service, runtime, isTrustedSender, desk
       if (!Number.isSafeInteger(id) || !isRequest(request) || request.method !== 'GET') return MALFORMED_REQUEST
       const key = keyOf(event.sender.id, id as number)
       if (open.has(key)) return MALFORMED_REQUEST
+      const who = await ipcPrincipal(service, request)
+      if ('refusal' in who) return who.refusal
       const stop = new AbortController()
       open.set(key, stop)
-      const response = await answerOverIpc(appRouter, { principal: OWNER, runtime, desktop }, request, stop.signal)
+      const response = await answerOverIpc(appRouter, { principal: who.principal, runtime, desktop }, request, stop.signal)
       if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
         open.delete(key)
         return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }

@@ -27,6 +27,23 @@ describe('tRPC over IPC', () => {
     expect((JSON.parse(tenants.body) as { result: { data: unknown[] } }).result.data).toHaveLength(3)
   })
 
+  it('limits the desktop user to the source the console picked, and refuses an unknown one with the reason', async () => {
+    const list = (source?: string) => handler()(trusted, { url: `/tenants.list?input=${encodeURIComponent(JSON.stringify({}))}`, method: 'GET', ...(source ? { source } : {}) })
+    const local = await list('local')
+    expect((JSON.parse(local.body) as { result: { data: unknown[] } }).result.data).toHaveLength(3)
+    const sources = await handler()(trusted, { url: '/sources.list', method: 'GET', source: 'local' })
+    expect((JSON.parse(sources.body) as { result: { data: unknown } }).result.data).toEqual({
+      sources: [{ name: 'local', kind: 'local', firstPullAt: null, lastPullAt: null }],
+      current: 'local',
+      bound: false,
+    })
+    const unknown = await list('http://nowhere:1')
+    expect(unknown.status).toBe(422)
+    expect(JSON.parse(unknown.body)).toMatchObject({ detail: [{ loc: ['header', 'x-callscope-source'], msg: "Unknown source 'http://nowhere:1': this store has 'local'" }] })
+    // Not a string: a malformed request, nothing run.
+    expect((await handler()(trusted, { url: '/tokens.whoami', method: 'GET', source: 7 } as never)).status).toBe(400)
+  })
+
   it('carries batches and mutations, and tRPC errors in their usual shape', async () => {
     const batch = await handler()(trusted, {
       url: `/tokens.whoami,tenants.get?batch=1&input=${encodeURIComponent(JSON.stringify({ 1: { tenantId: '00000000-0000-4000-8000-000000000000' } }))}`,

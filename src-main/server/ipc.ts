@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import type { IpcTrpcRequest, IpcTrpcResponse } from '../../src-shared/ipc'
-import { OWNER } from '../kit/access'
+import { SOURCE_HEADER } from '../../src-shared/schemas/sources'
+import { OWNER, type Principal } from '../kit/access'
 import type { DesktopControls, RuntimeInfo } from '../kit/runtime'
 import type { Service } from '../service'
 import { type AppRouter, createAppRouter } from './app-router'
@@ -18,8 +19,23 @@ export const isRequest = (value: unknown): value is IpcTrpcRequest => {
   const r = value as IpcTrpcRequest
   return (
     typeof r === 'object' && r !== null && typeof r.url === 'string' && r.url.startsWith('/') &&
-    (r.method === 'GET' || r.method === 'POST') && (r.body === undefined || typeof r.body === 'string')
+    (r.method === 'GET' || r.method === 'POST') && (r.body === undefined || typeof r.body === 'string') &&
+    (r.source === undefined || (typeof r.source === 'string' && r.source.length <= 2048))
   )
+}
+
+/**
+ * The desktop user's principal for a request: the store's owner, limited to the source the
+ * console's picker names (issue 15 pt 4); an answer in the REST's 422 shape when it names none.
+ */
+export async function ipcPrincipal(service: Service, request: IpcTrpcRequest): Promise<{ principal: Principal } | { refusal: IpcTrpcResponse }> {
+  if (request.source === undefined) return { principal: OWNER }
+  const resolved = await service.sources.resolve(request.source)
+  if ('problem' in resolved) {
+    const detail = [{ type: 'value_error', loc: ['header', SOURCE_HEADER], msg: resolved.problem, input: request.source }]
+    return { refusal: { status: 422, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail }) } }
+  }
+  return { principal: { ...OWNER, source: resolved.key } }
 }
 
 /**
@@ -61,7 +77,9 @@ export function createIpcTrpcHandler({ service, runtime, isTrustedSender, deskto
   return async (event: IpcSenderInfo, request: unknown): Promise<IpcTrpcResponse> => {
     if (!isTrustedSender(event)) return FORBIDDEN_SENDER
     if (!isRequest(request)) return MALFORMED_REQUEST
-    const response = await answerOverIpc(appRouter, { principal: OWNER, runtime, desktop }, request)
+    const who = await ipcPrincipal(service, request)
+    if ('refusal' in who) return who.refusal
+    const response = await answerOverIpc(appRouter, { principal: who.principal, runtime, desktop }, request)
     return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }
   }
 }

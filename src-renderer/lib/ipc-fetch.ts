@@ -1,10 +1,17 @@
 import type { FetchLike } from 'eventsource'
 import type { DesktopBridge } from '../../src-shared/ipc'
+import { getSource } from './source-scope'
 
 /** The path and query after /trpc of a tRPC request's URL, as the IPC channel carries it. */
 const ipcPath = (input: string | URL | Request): string => {
   const url = new URL(input instanceof Request ? input.url : String(input))
   return `${url.pathname.replace(/^\/trpc/, '')}${url.search}`
+}
+
+/** The console's source picker's choice, as the IPC request carries it. */
+const withSource = (): { source?: string } => {
+  const source = getSource()
+  return source === null ? {} : { source }
 }
 
 /** A fetch that hands the request to the main process over IPC instead of the network. */
@@ -14,6 +21,7 @@ export function ipcFetch(bridge: DesktopBridge): typeof fetch {
       url: ipcPath(input),
       method: init?.method === 'POST' ? 'POST' : 'GET',
       body: typeof init?.body === 'string' ? init.body : undefined,
+      ...withSource(),
     })
     return new Response(answer.body, { status: answer.status, headers: answer.headers })
   }
@@ -28,7 +36,7 @@ export function ipcStreamFetch(bridge: DesktopBridge): FetchLike {
     const encoder = new TextEncoder()
     let controller: ReadableStreamDefaultController<Uint8Array> | null = null
     let ended = false
-    const stream = bridge.trpcStream({ url: ipcPath(input), method: 'GET' }, (chunk) => {
+    const stream = bridge.trpcStream({ url: ipcPath(input), method: 'GET', ...withSource() }, (chunk) => {
       if (ended) return
       if (chunk === null) {
         ended = true

@@ -8,6 +8,7 @@ import type { AppRouter } from '../../src-main/server/app-router'
 import type { DesktopBridge } from '../../src-shared/ipc'
 import { getToken } from './auth'
 import { ipcFetch, ipcStreamFetch } from './ipc-fetch'
+import { sourceHeaders } from './source-scope'
 
 export type { AppRouter }
 
@@ -41,7 +42,7 @@ function pickLink(): TRPCLink<AppRouter> {
   }
   const authorization = (): Record<string, string> => {
     const token = getToken()
-    return token ? { Authorization: `Bearer ${token}` } : {}
+    return { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...sourceHeaders() }
   }
   return splitLink({
     condition: (op) => op.type === 'subscription',

@@ -1,11 +1,10 @@
 import type { MiddlewareHandler } from 'hono'
+import { SOURCE_HEADER } from '../../../src-shared/schemas/sources'
 import type { AuthEnv } from './auth'
 
 /** The stored key of a source a request names, or why it names none (the sources service). */
 export type ResolveSource = (name: string) => Promise<{ key: string } | { problem: string }>
 
-/** The header the console's tRPC calls name their source in (a query parameter would change every URL). */
-export const SOURCE_HEADER = 'x-callscope-source'
 
 /**
  * `?source=` on any operation (issue 15 pt 4), or the SOURCE_HEADER: limits what the request reads

@@ -126,7 +126,7 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
       await repo.touchLastUsed(db, row.id, new Date(usedMs).toISOString())
     }
     const principal: Principal = { role: row.role as TokenRole, tenantId: row.tenant_id, tokenId: row.id }
-    return row.source === null ? principal : { ...principal, source: row.source }
+    return row.source === null ? principal : { ...principal, source: row.source, sourceBound: true }
   }
 
   return {
