@@ -9,6 +9,7 @@ import { CallLogDetails } from './call-log-details'
 import { callLogRowsOptions } from './call-log-rows-query'
 import { CallLogFilters } from './call-log-filters'
 import { CallLogTable } from './call-log-table'
+import { CountByPanel } from './count-by-panel'
 import { ExportButtons } from './export-buttons'
 import { FacetPanel } from './facet-panel'
 import { parseLogQuery } from '../../../src-shared/log-query/parser'
@@ -130,6 +131,7 @@ export function CallLogsPage() {
       <PivotChips view={view} setView={setView} />
       <FacetPanel view={view} setView={setView} facets={facets.data} filter={filter} enabled={rowsReady} counting={facets.isFetching} error={facets.error?.message} />
       <VolumeHistogram filter={filter} enabled={rowsReady} view={view} setView={setView} />
+      <CountByPanel filter={filter} enabled={rowsReady} view={view} setView={setView} />
       <NewLinesBar tail={tail} onResume={resumeLive} />
       {!queryOk && <Text c="dimmed" data-testid="query-invalid">Correct the query above to see log lines.</Text>}
       {queryOk && <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>
