@@ -3,7 +3,8 @@
  * facets on the 1,000,296-line demo store. Copies .bench-data/large.sqlite (never written) to a
  * scratch file and migrates the copy, then times, through the real service as `serve` runs it
  * (reader threads, writer thread), `callLogs.facets` (level, type, tenant and agent counts with
- * names), `detailsKeys` and `detailsFacet` for `provider` over representative filters. Writes the
+ * names), `detailsKeys` and `detailsFacet` for `provider` over representative filters, and
+ * `countBy` (issue 17 pt 4) by level, agent and `details.provider` over the same filters. Writes the
  * "## Facets" section of docs/benchmarks.md (bench/run.ts keeps it).
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -31,10 +32,12 @@ interface Case {
 function cases(sqlite: Database.Database): Case[] {
   const max = sqlite.prepare('select max(timestamp) from call_logs').pluck().get() as string
   const dayBefore = new Date(Date.parse(max) - 86_400_000).toISOString()
+  const weekBefore = new Date(Date.parse(max) - 7 * 86_400_000).toISOString()
   const tenant = sqlite.prepare('select t.name from call_logs c join tenants t on t.id = c.tenant_id group by t.id order by count(*) desc limit 1').pluck().get() as string
   return [
     { name: 'no filter (every line)', filter: {} },
     { name: 'the last day of the data (a bare time range)', filter: { from: dayBefore, to: max } },
+    { name: 'the last week of the data (a bare time range)', filter: { from: weekBefore, to: max } },
     { name: 'level filter `?level=error`', filter: { levels: ['error'] } },
     { name: '`level:error`', filter: { query: 'level:error' } },
     { name: `\`tenant:"${tenant}"\` (the largest tenant)`, filter: { query: `tenant:"${tenant}"` } },
@@ -42,6 +45,9 @@ function cases(sqlite: Database.Database): Case[] {
     { name: '`details.provider:groq`', filter: { query: 'details.provider:groq' } },
   ]
 }
+
+/** What count-by groups by in the bench: an indexed column of few values, one of 100, and a details key. */
+const COUNT_BY = ['level', 'agent', 'details.provider'] as const
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))]!
@@ -86,6 +92,7 @@ async function main() {
   sqlite.close()
   const service = await createService({ dbPath: copy, seedNewDatabase: false })
   const rows: string[] = []
+  const countRows: string[] = []
   try {
     for (const c of list) {
       const filter = callLogFilterSchema.parse(c.filter)
@@ -97,6 +104,11 @@ async function main() {
       const line = `| ${c.name} | ${ms(facets)} | ${ms(keys)} | ${ms(provider)} | ${shape} |`
       console.log(line)
       rows.push(line)
+      const counts: string[] = []
+      for (const by of COUNT_BY) counts.push(ms(await time(() => service.callLogs.countBy(OWNER, filter, by, 5))))
+      const countLine = `| ${c.name} | ${counts.join(' | ')} |`
+      console.log(countLine)
+      countRows.push(countLine)
     }
   } finally {
     await service.close()
@@ -121,6 +133,19 @@ level, type, tenant and agent in one pass) and \`details.provider:groq\` (about 
 no index, so every line's details is read). The console shows the rows first, keeps the previous counts with
 "Counting…" until the new ones come, and says why when a count was stopped. The details sample (10,000 lines) costs 12–100
 ms unless the filter itself is a details test (about 600 ms).
+
+### Count by
+
+\`callLogs.countBy\` (issue 17 pt 4) over the same filters, top 5, in the same run: by \`level\`, by \`agent\` (100 values) and by
+\`details.provider\`. A bare time range counted by an indexed column is index range counts (each value's total, then per bucket
+the top values' and all lines'); any other count is one grouped read by (bucket, group), cut into 4 time slices read side by side by
+the ${availableParallelism()} reader threads when the filter has no text search or query condition. Median | p90 in ms; "stopped" is the 2 s budget.
+
+| filter | by level median | p90 | by agent median | p90 | by details.provider median | p90 |
+|---|---:|---:|---:|---:|---:|---:|
+${countRows.join('\n')}
+
+COUNT_BY_READING
 `
   const reportPath = join(root, 'docs', 'benchmarks.md')
   writeFileSync(reportPath, withSection(readFileSync(reportPath, 'utf8'), '## Facets', section))
