@@ -93,6 +93,10 @@ export function CountByPanel({ filter, enabled, view, setView }: CountByPanelPro
           value={by}
           onChange={(value) => setBy(value)}
           nothingFoundMessage="No such field or key in the newest matching lines"
+          // The fields and the first keys fit without scrolling (a scrolled listbox has no keyboard
+          // access of its own for axe); typing finds the others.
+          limit={12}
+          maxDropdownHeight={560}
           data-testid="count-by-key"
         />
         {by && <Select size="xs" w={96} aria-label="Groups shown" data={TOPS} value={String(top)} onChange={(value) => setTop(value === String(COUNT_BY_TOP.default) ? null : value)} allowDeselect={false} data-testid="count-by-top" />}
