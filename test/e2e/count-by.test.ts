@@ -56,7 +56,7 @@ async function openLogs(hash: string): Promise<{ page: Page; errors: string[] }>
   await page.goto(signInLink)
   await page.getByTestId('signed-in-as').waitFor()
   await page.goto(`${server.url}/console/${hash}`)
-  await page.getByTestId('count-by-panel').waitFor()
+  await page.getByTestId('count-by-key').waitFor()
   return { page, errors }
 }
 

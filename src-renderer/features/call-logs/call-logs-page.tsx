@@ -9,7 +9,7 @@ import { CallLogDetails } from './call-log-details'
 import { callLogRowsOptions } from './call-log-rows-query'
 import { CallLogFilters } from './call-log-filters'
 import { CallLogTable } from './call-log-table'
-import { CountByPanel } from './count-by-panel'
+import { CountByPanel, CountByPicker } from './count-by-panel'
 import { ExportButtons } from './export-buttons'
 import { FacetPanel } from './facet-panel'
 import { parseLogQuery } from '../../../src-shared/log-query/parser'
@@ -123,6 +123,7 @@ export function CallLogsPage() {
           </Text>
         </Group>
         <Group gap="md">
+          <CountByPicker filter={filter} enabled={rowsReady} />
           <LiveSwitch live={live} tail={tail} onChange={setLive} />
           <ExportButtons view={view} />
         </Group>

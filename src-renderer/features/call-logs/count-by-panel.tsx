@@ -41,23 +41,29 @@ function useElapsed(running: boolean): number {
 }
 
 /**
- * Count by (issue 17 pt 4): the view's lines by a field or a details key over time, as a stacked
- * chart and a top-N table, downloadable as CSV and PNG. `?by=` and `?top=` keep it in the URL.
+ * Count by (issue 17 pt 4): the view's lines by the key picked (CountByPicker) over time, as a
+ * stacked chart and a top-N table, downloadable as CSV and PNG. `?by=` and `?top=` keep it in the
+ * URL. Nothing is shown until a key is picked.
  */
-export function CountByPanel({ filter, enabled, view, setView }: CountByPanelProps) {
-  const trpc = useTRPC()
+/** `?by=` and `?top=`: the key counted by (null when none or not one) and N. */
+function useCountByParams() {
   const [byParam, setBy] = useUrlParam('by')
   const [topParam, setTop] = useUrlParam('top')
   const by = isCountByKey(byParam) ? byParam : null
   const topNumber = Number(topParam)
   const top = Number.isInteger(topNumber) && topNumber >= COUNT_BY_TOP.min && topNumber <= COUNT_BY_TOP.max ? topNumber : COUNT_BY_TOP.default
-  const keys = useQuery({ ...trpc.callLogs.detailsKeys.queryOptions({ filter }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled })
-  const count = useQuery({ ...trpc.callLogs.countBy.queryOptions({ filter, by: by ?? 'level', top }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: enabled && by !== null })
-  const elapsed = useElapsed(count.isFetching)
-  const { timeZone } = useTimeZone()
-  const chart = useRef<HTMLDivElement>(null)
-  const [saveError, setSaveError] = useState<string | null>(null)
+  return { by, setBy, top, setTop }
+}
 
+/**
+ * The "Count by" control: a field or one of the details keys of the newest matching lines (the
+ * facets' key list). It sits in the page's header row, so the explorer loses no height to it
+ * until a count is shown.
+ */
+export function CountByPicker({ filter, enabled }: { filter: CallLogFilterInput; enabled: boolean }) {
+  const trpc = useTRPC()
+  const { by, setBy } = useCountByParams()
+  const keys = useQuery({ ...trpc.callLogs.detailsKeys.queryOptions({ filter }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled })
   const options = useMemo(() => {
     const details = (keys.data?.keys ?? []).map((k) => `details.${k.key}`)
     if (by?.startsWith('details.') && !details.includes(by)) details.unshift(by)
@@ -66,6 +72,36 @@ export function CountByPanel({ filter, enabled, view, setView }: CountByPanelPro
       { group: 'Details keys (newest lines)', items: details.map((d) => ({ value: d, label: d })) },
     ]
   }, [keys.data, by])
+  return (
+    <Select
+      size="xs"
+      w={210}
+      aria-label="Count by"
+      placeholder="Count by…"
+      searchable
+      clearable
+      data={options}
+      value={by}
+      onChange={(value) => setBy(value)}
+      nothingFoundMessage="No such field or key in the newest matching lines"
+      // The fields and the first keys fit without scrolling (a scrolled listbox has no keyboard
+      // access of its own for axe); typing finds the others.
+      limit={12}
+      maxDropdownHeight={560}
+      data-testid="count-by-key"
+    />
+  )
+}
+
+export function CountByPanel({ filter, enabled, view, setView }: CountByPanelProps) {
+  const trpc = useTRPC()
+  const { by, setBy, top, setTop } = useCountByParams()
+  const count = useQuery({ ...trpc.callLogs.countBy.queryOptions({ filter, by: by ?? 'level', top }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: enabled && by !== null })
+  const elapsed = useElapsed(count.isFetching)
+  const { timeZone } = useTimeZone()
+  const chart = useRef<HTMLDivElement>(null)
+  const [saveError, setSaveError] = useState<string | null>(null)
+
   // The answer of another key (kept while the new one counts) is not shown under this key's name.
   const answer = count.data && count.data.by === by ? count.data : undefined
   const groups = useMemo(() => (answer ? shownGroups(answer) : []), [answer])
@@ -80,43 +116,23 @@ export function CountByPanel({ filter, enabled, view, setView }: CountByPanelPro
   }
   const saveCsv = () => answer && saveBlob(new Blob([countByCsv(answer, groups)], { type: 'text/csv;charset=utf-8' }), countByFileName(answer, 'csv'))
 
+  if (!by) return null
   return (
     <Stack gap={4} data-testid="count-by-panel">
       <Group gap="xs" wrap="nowrap">
-        <Select
-          size="xs"
-          w={230}
-          aria-label="Count by"
-          placeholder="Count by a field or details key"
-          searchable
-          data={options}
-          value={by}
-          onChange={(value) => setBy(value)}
-          nothingFoundMessage="No such field or key in the newest matching lines"
-          // The fields and the first keys fit without scrolling (a scrolled listbox has no keyboard
-          // access of its own for axe); typing finds the others.
-          limit={12}
-          maxDropdownHeight={560}
-          data-testid="count-by-key"
-        />
-        {by && <Select size="xs" w={96} aria-label="Groups shown" data={TOPS} value={String(top)} onChange={(value) => setTop(value === String(COUNT_BY_TOP.default) ? null : value)} allowDeselect={false} data-testid="count-by-top" />}
-        {by && (
-          <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer} onClick={saveCsv} data-testid="count-by-csv">
-            Download CSV
-          </Button>
-        )}
-        {by && (
-          <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer || answer.total === 0} onClick={savePng} data-testid="count-by-png">
-            Download PNG
-          </Button>
-        )}
-        {by && (
-          <Button size="compact-xs" variant="subtle" color="gray" leftSection={<IconX size={12} />} onClick={() => setBy(null)}>
-            Close count
-          </Button>
-        )}
+        <Text size="xs" fw={600}>{`Count by ${by}`}</Text>
+        <Select size="xs" w={96} aria-label="Groups shown" data={TOPS} value={String(top)} onChange={(value) => setTop(value === String(COUNT_BY_TOP.default) ? null : value)} allowDeselect={false} data-testid="count-by-top" />
+        <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer} onClick={saveCsv} data-testid="count-by-csv">
+          Download CSV
+        </Button>
+        <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer || answer.total === 0} onClick={savePng} data-testid="count-by-png">
+          Download PNG
+        </Button>
+        <Button size="compact-xs" variant="subtle" color="gray" leftSection={<IconX size={12} />} onClick={() => setBy(null)}>
+          Close count
+        </Button>
         <Text size="xs" c="dimmed" role="status" data-testid="count-by-status">
-          {by && count.isFetching ? (
+          {count.isFetching ? (
             <>
               <Loader size={10} mr={4} />
               {`Counting by ${by}…${elapsed >= 1 ? ` ${elapsed} s` : ''}`}
@@ -128,7 +144,7 @@ export function CountByPanel({ filter, enabled, view, setView }: CountByPanelPro
           )}
         </Text>
       </Group>
-      {by && count.error && (
+      {count.error && (
         <Alert color="red" p={6} data-testid="count-by-error" title="Not counted">
           <Text size="xs">{count.error.message}</Text>
         </Alert>
@@ -138,12 +154,12 @@ export function CountByPanel({ filter, enabled, view, setView }: CountByPanelPro
           {saveError} Try again, or use Download CSV.
         </Text>
       )}
-      {by && answer && answer.total === 0 && (
+      {answer && answer.total === 0 && (
         <Text size="xs" c="dimmed">
           No line matches this filter: nothing to count.
         </Text>
       )}
-      {by && answer && answer.total > 0 && (
+      {answer && answer.total > 0 && (
         <Paper withBorder p={6} radius="sm" style={{ opacity: count.isFetching ? 0.6 : 1 }}>
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
             <CountByChart ref={chart} answer={answer} groups={groups} timeZone={timeZone} />
