@@ -5,6 +5,7 @@ import { sourceParam } from '../kit/http/source-param'
 import type { RuntimeInfo } from '../kit/runtime'
 import { callLogRoutes } from '../modules/call-logs/call-logs.routes'
 import { callLogStreamRoutes } from '../modules/call-logs/call-logs.stream.routes'
+import { callLogCountByRoutes } from '../modules/call-logs/call-logs.count-by.routes'
 import { importRoutes } from '../modules/imports/imports.routes'
 import { providerRoutes } from '../modules/providers/providers.routes'
 import { sessionRoutes } from '../modules/sessions/sessions.routes'
@@ -89,6 +90,7 @@ export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: 
   // Callscope's extensions, after the spec's operations.
   app.route('/', callRoutes(service.calls, authenticate))
   app.route('/', callLogStreamRoutes(service.callLogs, authenticate))
+  app.route('/', callLogCountByRoutes(service.callLogs, authenticate))
   mountTrpc(app, createAppRouter(service), authenticate, runtime ?? { mode: 'headless', listenerUrl: null })
   mountOpenApi(app)
   mountConsole(app, uiRoot ?? null)

@@ -1,6 +1,5 @@
 import type { FetchLike } from 'eventsource'
 import type { DesktopBridge } from '../../src-shared/ipc'
-import { getSource } from './source-scope'
 
 /** The path and query after /trpc of a tRPC request's URL, as the IPC channel carries it. */
 const ipcPath = (input: string | URL | Request): string => {
@@ -8,20 +7,23 @@ const ipcPath = (input: string | URL | Request): string => {
   return `${url.pathname.replace(/^\/trpc/, '')}${url.search}`
 }
 
-/** The console's source picker's choice, as the IPC request carries it. */
-const withSource = (): { source?: string } => {
+/** Reads the console's source picker's choice (lib/source-scope.ts), null for every source. */
+export type SourceChoice = () => string | null
+
+/** The choice as the IPC request carries it. */
+const withSource = (getSource: SourceChoice): { source?: string } => {
   const source = getSource()
   return source === null ? {} : { source }
 }
 
 /** A fetch that hands the request to the main process over IPC instead of the network. */
-export function ipcFetch(bridge: DesktopBridge): typeof fetch {
+export function ipcFetch(bridge: DesktopBridge, getSource: SourceChoice = () => null): typeof fetch {
   return async (input, init) => {
     const answer = await bridge.trpc({
       url: ipcPath(input),
       method: init?.method === 'POST' ? 'POST' : 'GET',
       body: typeof init?.body === 'string' ? init.body : undefined,
-      ...withSource(),
+      ...withSource(getSource),
     })
     return new Response(answer.body, { status: answer.status, headers: answer.headers })
   }
@@ -31,12 +33,12 @@ export function ipcFetch(bridge: DesktopBridge): typeof fetch {
  * The same for a subscription's event stream: the body arrives in chunks from the main process
  * while the subscription runs. Given to the EventSource that tRPC's subscription link opens.
  */
-export function ipcStreamFetch(bridge: DesktopBridge): FetchLike {
+export function ipcStreamFetch(bridge: DesktopBridge, getSource: SourceChoice = () => null): FetchLike {
   return async (input, init) => {
     const encoder = new TextEncoder()
     let controller: ReadableStreamDefaultController<Uint8Array> | null = null
     let ended = false
-    const stream = bridge.trpcStream({ url: ipcPath(input), method: 'GET', ...withSource() }, (chunk) => {
+    const stream = bridge.trpcStream({ url: ipcPath(input), method: 'GET', ...withSource(getSource) }, (chunk) => {
       if (ended) return
       if (chunk === null) {
         ended = true

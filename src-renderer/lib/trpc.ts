@@ -8,7 +8,7 @@ import type { AppRouter } from '../../src-main/server/app-router'
 import type { DesktopBridge } from '../../src-shared/ipc'
 import { getToken } from './auth'
 import { ipcFetch, ipcStreamFetch } from './ipc-fetch'
-import { sourceHeaders } from './source-scope'
+import { getSource, sourceHeaders } from './source-scope'
 
 export type { AppRouter }
 
@@ -36,8 +36,8 @@ function pickLink(): TRPCLink<AppRouter> {
   if (bridge?.desktop) {
     return splitLink({
       condition: (op) => op.type === 'subscription',
-      true: httpSubscriptionLink({ url: 'http://callscope.ipc/trpc', EventSource, eventSourceOptions: { fetch: ipcStreamFetch(bridge) } }),
-      false: httpLink({ url: 'http://callscope.ipc/trpc', fetch: ipcFetch(bridge) }),
+      true: httpSubscriptionLink({ url: 'http://callscope.ipc/trpc', EventSource, eventSourceOptions: { fetch: ipcStreamFetch(bridge, getSource) } }),
+      false: httpLink({ url: 'http://callscope.ipc/trpc', fetch: ipcFetch(bridge, getSource) }),
     })
   }
   const authorization = (): Record<string, string> => {

@@ -141,6 +141,16 @@ const VISITS: Visit[] = [
     await p.getByRole('option', { name: /^details\.provider/ }).click()
     await p.getByTestId('details-note').waitFor()
   }),
+  // Count by (issue 17 pt 4): the stacked chart with its legend and the top-N table, of errors by provider.
+  page_('call-logs-count-by', () => '#/logs?level=error,critical&by=details.provider', async (p) => {
+    await p.getByTestId('count-by-chart').locator('.recharts-bar-rectangle').first().waitFor()
+    await p.getByTestId('count-by-row').first().waitFor()
+  }),
+  page_('call-logs-count-by-picker', () => '#/logs', async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    await p.getByTestId('count-by-key').click()
+    await p.getByRole('option', { name: 'details.provider' }).waitFor()
+  }),
   page_('call-logs-empty', () => '#/logs?q=zzqx', (p) => p.getByText('No log line matches this filter.').waitFor()),
   page_('call-logs-query-error', () => `#/logs?query=${encodeURIComponent('level:error (imeout')}`, testId('query-error')),
   page_('call-logs-query-help', () => `#/logs?query=${encodeURIComponent('imeout OR "rate limit"')}`, async (p) => {

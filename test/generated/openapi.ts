@@ -220,6 +220,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/logs/calls/count-by": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count call logs by a field over time
+         * @description Not one of the service interface's operations: the log explorer's count-by. The records matching the filter, grouped by `by` (level, type, tenant, agent or a details key) and by time bucket (the bucket width chosen from the range, at most 120 buckets): the top `top` groups by records with their totals and error counts (levels error and critical), the rest summed as one `other` group, records without the field as a `none` group. A tenant-scoped token counts only its tenant's records. A count that runs past the query budget (2 s) is a 422 of type `query_too_slow` naming the slow part.
+         */
+        get: operations["count_call_logs_by"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -907,6 +927,43 @@ export interface components {
             saved_at: string;
             line_id: string;
         } | null;
+        CallLogCountBy: {
+            by: string;
+            top: number;
+            /** @description The width of a time bucket, chosen from the range as the histogram does (at most 120 buckets) */
+            bucket_seconds: number;
+            /** @description The start of the span counted (relative bounds resolved); null when nothing matches */
+            from: string | null;
+            to: string | null;
+            /** @description Lines matching the filter */
+            total: number;
+            /** @description Of those, lines at level error or critical */
+            errors: number;
+            /** @description The top groups, most lines first (ties by value), then `other` when more groups exist */
+            groups: components["schemas"]["CountByGroup"][];
+            /** @description Every bucket of the span, oldest first, empty ones included */
+            buckets: {
+                start: string;
+                /** @description Lines per group in this bucket, in the order of `groups` */
+                counts: number[];
+            }[];
+        };
+        CountByGroup: {
+            /**
+             * @description `value`: lines with this value; `none`: lines without the field or key; `other`: every group after the top N, summed
+             * @enum {string}
+             */
+            kind: "value" | "none" | "other";
+            /** @description The value as stored (a details value as JSON typed it: 200 and "200" are two groups; an object or array by its JSON text); null for `none` and `other` */
+            value: string | number | boolean | null;
+            /** @description The tenant's or agent's name when counting by tenant or agent, else null */
+            name: string | null;
+            /** @description Another tenant (agent) has the same name in any case: filter by id */
+            name_shared: boolean;
+            count: number;
+            /** @description Lines of the group at level error or critical */
+            errors: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1466,6 +1523,71 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": components["schemas"]["CallLog"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    count_call_logs_by: {
+        parameters: {
+            query: {
+                /** @description Only this tenant's records (a tenant-scoped token always sees only its own) */
+                tenant_id?: string;
+                /** @description Only records of this agent */
+                agent_id?: string;
+                /** @description Only these levels (debug, info, warning, error, critical); repeatable or comma-separated */
+                log_level?: string[];
+                /** @description Only these log types (llm, stt, tts, tool, call, …); repeatable or comma-separated */
+                log_type?: string[] | null;
+                /** @description Full-text search in messages: words (all must match), "a phrase", prefix* */
+                q?: string;
+                /** @description A query in the explorer's language (docs/query-language.md), e.g. `level:error (imeout OR "rate limit")`; a query that does not parse is a 422 with its position */
+                query?: string;
+                /** @description Only records of this call */
+                call_id?: string;
+                /** @description Only records of this trace */
+                trace_id?: string;
+                /** @description Only records of this session */
+                session_id?: string;
+                /** @description What to group by: level, type, tenant, agent, or details.<key> (details.provider, details.usage.tokens) */
+                by: string;
+                /** @description How many groups to name, most lines first; the rest are summed as one "other" group */
+                top?: number;
+                /** @description Only records at or after this date or date-time (UTC when no offset is given). ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10). */
+                start_date?: string;
+                /** @description Only records at or before this date or date-time; a bare date includes that whole day. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10). */
+                end_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallLogCountBy"];
                 };
             };
             /** @description Missing, invalid, revoked or expired bearer token */

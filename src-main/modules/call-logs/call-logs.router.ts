@@ -1,6 +1,7 @@
 import { tracked } from '@trpc/server'
 import { callLogQuerySchema } from '../../../src-shared/schemas/call-log'
 import { callLogTailInputSchema } from '../../../src-shared/schemas/call-log-stream'
+import { callLogCountByInputSchema, callLogCountBySchema } from '../../../src-shared/schemas/call-log-count-by'
 import { callLogFacetsSchema, detailsFacetInputSchema, detailsFacetSchema, detailsKeysInputSchema, detailsKeysSchema } from '../../../src-shared/schemas/call-log-facets'
 import { callLogContextInputSchema, callLogFilterSchema, callLogSearchInputSchema } from '../../../src-shared/schemas/call-log-search'
 import { z } from '../../../src-shared/schemas/zod'
@@ -33,6 +34,11 @@ export const callLogsRouter = (callLogs: CallLogsService) =>
       .input(detailsFacetInputSchema)
       .output(detailsFacetSchema)
       .query(({ ctx, input }) => callLogs.detailsFacet(ctx.principal, input.filter, input.key)),
+    /** The filtered lines by a field or details key per time bucket: top N groups and "other" (as GET /logs/calls/count-by). */
+    countBy: procedure
+      .input(callLogCountByInputSchema)
+      .output(callLogCountBySchema)
+      .query(({ ctx, input, signal }) => callLogs.countBy(ctx.principal, input.filter, input.by, input.top, signal)),
     histogram: procedure.input(filterInput).query(({ ctx, input, signal }) => callLogs.histogram(ctx.principal, input.filter, signal)),
     /** Desktop only: asks where to save, then writes the filtered view there (no listener needed). */
     exportToFile: procedure

@@ -164,6 +164,35 @@ export async function withinBudget<T>(f: repo.ResolvedCallLogFilter, budgetMs: n
   }
 }
 
+export interface ChartSpan {
+  from: string
+  to: string
+  /** The bucket size (seconds) and the starts of the first and last buckets (epoch seconds). */
+  size: number
+  firstBucket: number
+  lastBucket: number
+}
+
+/**
+ * The span a chart over time covers and its buckets: the filter's range, with a missing bound taken
+ * from the first or last matching line; "the last 15 minutes" runs up to now, not up to its last
+ * line. Null when nothing matches. The histogram and count-by chart the same buckets.
+ */
+export async function chartSpan(db: Kysely<Database>, f: repo.ResolvedCallLogFilter, filter: CallLogFilter, now: Date, budgetMs: number): Promise<ChartSpan | null> {
+  let from = f.from
+  let to = f.to ?? (isRelativeBound(filter.from) ? now.toISOString() : undefined)
+  if (!from || !to) {
+    const bounds = await withinBudget(f, budgetMs, (g) => repo.timeBounds(db, g))
+    from ??= bounds.min ?? undefined
+    to ??= bounds.max ?? undefined
+  }
+  if (!from || !to) return null
+  const fromMs = Date.parse(from)
+  const toMs = Date.parse(to)
+  const size = pickBucketSeconds(fromMs, toMs)
+  return { from, to, size, firstBucket: Math.floor(fromMs / 1000 / size) * size, lastBucket: Math.floor(toMs / 1000 / size) * size }
+}
+
 export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearchOptions = {}) {
   const budget = options.queryBudgetMs ?? defaultQueryBudget()
 
@@ -184,20 +213,9 @@ export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearch
       const now = new Date()
       const f = resolveFilter(principal, filter, now)
       if (f === 'nothing') return { bucketSeconds: 3600, buckets: [] }
-      let from = f.from
-      // "The last 15 minutes" charts up to now, not up to its last line.
-      let to = f.to ?? (isRelativeBound(filter.from) ? now.toISOString() : undefined)
-      if (!from || !to) {
-        const bounds = await withinBudget(f, budget, (g) => repo.timeBounds(db, g))
-        from ??= bounds.min ?? undefined
-        to ??= bounds.max ?? undefined
-      }
-      if (!from || !to) return { bucketSeconds: 3600, buckets: [] }
-      const fromMs = Date.parse(from)
-      const toMs = Date.parse(to)
-      const size = pickBucketSeconds(fromMs, toMs)
-      const firstBucket = Math.floor(fromMs / 1000 / size) * size
-      const lastBucket = Math.floor(toMs / 1000 / size) * size
+      const span = await chartSpan(db, f, filter, now, budget)
+      if (!span) return { bucketSeconds: 3600, buckets: [] }
+      const { from, to, size, firstBucket, lastBucket } = span
       const counts = repo.rangeCountable(f)
         ? await repo.bucketCountsByRange(db, { ...f, from, to }, size, firstBucket, lastBucket, createTimeSlicer({ signal }))
         : await withinBudget(f, budget, (g) => repo.bucketCounts(db, g, size))

@@ -10,6 +10,7 @@ import { type Principal, sourceScope, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import { type ExportFormat, exportStream } from './call-logs.export'
 import * as repo from './call-logs.repo'
+import { createCallLogCountBy } from './call-logs.count-by'
 import { createCallLogFacets } from './call-logs.facets'
 import { type CallLogSearchOptions, createCallLogSearch, defaultQueryBudget } from './call-logs.search'
 import { createCallLogTail } from './call-logs.tail'
@@ -40,6 +41,8 @@ export function createCallLogsService(db: Kysely<Database>, json: JsonReads, opt
     ...createCallLogSearch(db, { queryBudgetMs: budget }),
     /** The explorer's facets: level, type, tenant, agent and a details key (call-logs.facets.ts). */
     ...createCallLogFacets(db, budget),
+    /** The explorer's count-by: lines per group and time bucket, top N and the rest (call-logs.count-by.ts). */
+    ...createCallLogCountBy(db, budget),
     /** Lines as they are stored (call-logs.tail.ts): the live tail of the console, the CLI and the stream. */
     ...createCallLogTail(db, options.watch ?? createStoreWatch(() => maxSeq(db))),
     /**

@@ -39,7 +39,7 @@ function indexed(node: QueryNode): boolean {
 }
 
 /** The smallest parts that leave a node without an index. */
-function unindexedParts(node: QueryNode): QueryNode[] {
+export function unindexedParts(node: QueryNode): QueryNode[] {
   if (indexed(node)) return []
   if (node.kind === 'and' || node.kind === 'or') return node.children.flatMap(unindexedParts)
   return [node]
@@ -67,4 +67,19 @@ export function tooSlowError(filter: LogQueryFilter | undefined, budgetMs: numbe
       : `The query was stopped after ${seconds}: it matches too many lines to sort by time. ${narrow}`,
     broad,
   )
+}
+
+/**
+ * The error for a count-by stopped at its budget. Its slow parts: the key counted by when it is a
+ * details key (no index: each line's details is read), and the query's terms no index serves; when
+ * every part has an index, the range simply holds too many lines to group in time.
+ */
+export function countByTooSlowError(filter: LogQueryFilter | undefined, by: string, budgetMs: number): LogQueryTooSlowError {
+  const seconds = `${(budgetMs / 1000).toLocaleString('en-US')} s`
+  const scanned = filter?.where ? unindexedParts(filter.where).map((n) => filter.text.slice(n.start, n.end)) : []
+  const parts = [...(by.startsWith('details.') ? [by] : []), ...scanned]
+  const narrow = 'Narrow the time range (@last 24h, or drag across the chart) or add an indexed term (level:, type:, tenant:, agent:, call:, a word).'
+  if (parts.length === 0) return new LogQueryTooSlowError(`The count by ${by} was stopped after ${seconds}: the filter matches too many lines to group in time. ${narrow}`, [])
+  const list = parts.map((p) => `"${p}"`).join(', ')
+  return new LogQueryTooSlowError(`The count by ${by} was stopped after ${seconds}: ${list} ${parts.length === 1 ? 'has' : 'have'} no index, so every line in the range is read. ${narrow}`, parts)
 }

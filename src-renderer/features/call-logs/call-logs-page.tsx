@@ -9,6 +9,7 @@ import { CallLogDetails } from './call-log-details'
 import { callLogRowsOptions } from './call-log-rows-query'
 import { CallLogFilters } from './call-log-filters'
 import { CallLogTable } from './call-log-table'
+import { CountByPanel, CountByPicker } from './count-by-panel'
 import { ExportButtons } from './export-buttons'
 import { FacetPanel } from './facet-panel'
 import { parseLogQuery } from '../../../src-shared/log-query/parser'
@@ -123,6 +124,7 @@ export function CallLogsPage() {
           </Text>
         </Group>
         <Group gap="md">
+          <CountByPicker filter={filter} enabled={rowsReady} />
           <LiveSwitch live={live} tail={tail} onChange={setLive} />
           <ExportButtons view={view} />
         </Group>
@@ -136,6 +138,7 @@ export function CallLogsPage() {
         </aside>
         <Stack gap="sm" className="call-logs-main">
           <VolumeHistogram filter={filter} enabled={rowsReady} view={view} setView={setView} />
+          <CountByPanel filter={filter} enabled={rowsReady} view={view} setView={setView} />
           <NewLinesBar tail={tail} onResume={resumeLive} />
           {!queryOk && <Text c="dimmed" data-testid="query-invalid">Correct the query above to see log lines.</Text>}
           {queryOk && <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>

@@ -22,14 +22,14 @@ const bucketLabel = (seconds: number) => (seconds >= 86_400 ? `${seconds / 86_40
  * Axis ticks in the chosen zone: days alone when a bucket is a day and starts at midnight there;
  * the date beside the time when the chart spans more than a day (19:00 would be ambiguous).
  */
-const tickFormat = (bucketSeconds: number, buckets: number, timeZone: string) => (iso: string) => {
+export const tickFormat = (bucketSeconds: number, buckets: number, timeZone: string) => (iso: string) => {
   const local = formatLogTime(iso, timeZone)
   if (bucketSeconds >= 86_400 && local.slice(11, 16) === '00:00') return local.slice(5, 10)
   return bucketSeconds * buckets > 86_400 ? `${local.slice(5, 10)} ${local.slice(11, 16)}` : local.slice(11, 16)
 }
 
 /** The tooltip's bucket start in the zone; recharts also asks with no label (an empty string). */
-const tooltipLabel = (iso: string, timeZone: string) => (Number.isNaN(Date.parse(iso)) ? '' : `${formatLogTime(iso, timeZone).slice(0, 16)} ${zoneLabel(timeZone, Date.parse(iso))}`)
+export const tooltipLabel = (iso: string, timeZone: string) => (Number.isNaN(Date.parse(iso)) ? '' : `${formatLogTime(iso, timeZone).slice(0, 16)} ${zoneLabel(timeZone, Date.parse(iso))}`)
 
 /** Mantine's blue 5: an SVG fill attribute does not resolve CSS variables. */
 const SELECTION_COLOR = '#339af0'
