@@ -119,16 +119,17 @@ export function CountByPanel({ filter, enabled, view, setView }: CountByPanelPro
   if (!by) return null
   return (
     <Stack gap={4} data-testid="count-by-panel">
-      <Group gap="xs" wrap="nowrap">
-        <Text size="xs" fw={600}>{`Count by ${by}`}</Text>
+      {/* Wraps in the column beside the facets rather than cutting its buttons short. */}
+      <Group gap="xs" wrap="wrap" rowGap={4}>
+        <Text size="xs" fw={600} style={{ whiteSpace: 'nowrap' }}>{`Count by ${by}`}</Text>
         <Select size="xs" w={96} aria-label="Groups shown" data={TOPS} value={String(top)} onChange={(value) => setTop(value === String(COUNT_BY_TOP.default) ? null : value)} allowDeselect={false} data-testid="count-by-top" />
-        <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer} onClick={saveCsv} data-testid="count-by-csv">
+        <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer} onClick={saveCsv} data-testid="count-by-csv" style={{ flexShrink: 0 }}>
           Download CSV
         </Button>
-        <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer || answer.total === 0} onClick={savePng} data-testid="count-by-png">
+        <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer || answer.total === 0} onClick={savePng} data-testid="count-by-png" style={{ flexShrink: 0 }}>
           Download PNG
         </Button>
-        <Button size="compact-xs" variant="subtle" color="gray" leftSection={<IconX size={12} />} onClick={() => setBy(null)}>
+        <Button size="compact-xs" variant="subtle" color="gray" leftSection={<IconX size={12} />} onClick={() => setBy(null)} style={{ flexShrink: 0 }}>
           Close count
         </Button>
         <Text size="xs" c="dimmed" role="status" data-testid="count-by-status">
