@@ -265,6 +265,17 @@ describe('query plans', () => {
     for (const f of [{}, { agentId: IDS.agent }, { sessionId: 's' }]) expect(plan(f)).not.toMatch(/SCAN call_logs(?! USING)/)
   })
 
+  it('keeps each filter\'s plan when limited to one source, the source checked on the rows it reads', () => {
+    const planOf = (f: CallLogFilterInput, source?: string) => {
+      const compiled = pageQuery(handle.db, { ...filter(f), match: undefined, query: undefined, ...(source === undefined ? {} : { source }) }, null, 50).selectAll().compile()
+      if (source !== undefined) expect(compiled.sql).toContain('"source" = ?')
+      return handle.sqlite.prepare(`explain query plan ${compiled.sql}`).all(...(compiled.parameters as unknown[])).map((r) => (r as { detail: string }).detail).join(' | ')
+    }
+    const filters: CallLogFilterInput[] = [{}, { agentId: IDS.agent }, { tenantId: IDS.tenant }, { levels: ['error'] }, { types: ['llm'] }, { callId: IDS.call }, { traceId: 'tr-1' }, { sessionId: 's-1' }]
+    for (const f of filters) expect(planOf(f, 'http://staging'), JSON.stringify(f)).toBe(planOf(f))
+    expect(planOf({ agentId: IDS.agent }, '')).toMatch(/^SEARCH call_logs USING INDEX call_logs_agent_timestamp \(agent_id=\?\)$/)
+  })
+
   it('reads the lines around a record in time from an index, without sorting', async () => {
     const anchor = handle.sqlite.prepare('select * from call_logs where id = ?').get(uuid(3)) as CallLogRow
     const explain = (column: NeighbourColumn | null, tenantId?: string) =>
