@@ -13,7 +13,8 @@ import { createImportsService } from './modules/imports/imports.service'
 import { createCallsService } from './modules/calls/calls.service'
 import { createPullSyncsService } from './modules/pull/pull-syncs.service'
 import { createPullsService } from './modules/pull/pulls.service'
-import { createProvidersService } from './modules/providers/providers.service'
+import { createProvidersService, secretBoxFor } from './modules/providers/providers.service'
+import { createWebhooksService } from './modules/webhooks/webhooks.service'
 import { createSipTrunksService } from './modules/sip-trunks/sip-trunks.service'
 import { createSessionsService } from './modules/sessions/sessions.service'
 import { createSquadsService } from './modules/squads/squads.service'
@@ -41,6 +42,8 @@ export interface ServiceOptions {
   readers?: number
   /** Told, before they run, the migrations an existing store is about to get (a large store takes a while). */
   onMigrating?: (pending: string[]) => void
+  /** Waits before each webhook delivery attempt (tests shorten it; default: the documented schedule). */
+  webhookRetrySchedule?: readonly number[]
 }
 
 /**
@@ -75,6 +78,10 @@ export async function createService(options: ServiceOptions) {
   const syncs = createPullSyncsService(handle.db, pulls)
   const database = createDatabaseService(handle)
   const storeWatch = createStoreWatch(() => maxSeq(handle.db))
+  // One box seals provider keys and webhook secrets: one key file beside the store.
+  const secretBox = secretBoxFor(handle.path)
+  const calls = createCallsService(handle.db)
+  const webhooks = createWebhooksService(handle.db, { secretBox, calls, retrySchedule: options.webhookRetrySchedule })
 
   return {
     handle,
@@ -90,9 +97,10 @@ export async function createService(options: ServiceOptions) {
     pulls,
     syncs,
     squads: createSquadsService(handle.db),
-    providers: createProvidersService(handle.db, { dbPath: handle.path }),
+    providers: createProvidersService(handle.db, { dbPath: handle.path, secretBox }),
     sipTrunks: createSipTrunksService(handle.db),
-    calls: createCallsService(handle.db),
+    calls,
+    webhooks,
     /** What the live tails wait on; `waiting()` counts them. */
     storeWatch,
     /** Demo data written because the database was new, if any. */
@@ -103,6 +111,7 @@ export async function createService(options: ServiceOptions) {
     info: database.info,
     async close() {
       storeWatch.close()
+      await webhooks.close()
       await syncs.stopAll()
       await pulls.stopAll()
       await handle.close()
