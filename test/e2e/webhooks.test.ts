@@ -18,6 +18,7 @@ let session: ConsoleSession
 let receiver: WebhookReceiver
 let tenantId: string
 let callId: string
+let lineId: string
 let secret = ''
 
 beforeAll(async () => {
@@ -27,6 +28,7 @@ beforeAll(async () => {
   ;({ tenant_id: tenantId, id: callId } = sqlite
     .prepare("select tenant_id, id from calls where status = 'completed' and tenant_id in (select id from tenants where webhook_url is not null) order by started_at desc limit 1")
     .get() as { tenant_id: string; id: string })
+  lineId = sqlite.prepare('select id from call_logs where call_id = ? order by timestamp limit 1').pluck().get(callId) as string
   sqlite.close()
   receiver = await startWebhookReceiver((i) => (i === 0 ? { status: 500, body: '{"error":"database is locked"}', headers: { 'content-type': 'application/json' } } : { status: 200, body: 'ok' }))
 }, 90_000)
@@ -94,7 +96,7 @@ describe('the tenant Webhooks tab, in Chromium', () => {
     await page.close()
   }, 60_000)
 
-  it("shows the inbox's events live, accepted and rejected with the reason, and the call's page lists them", async () => {
+  it("shows the inbox's events live, accepted and rejected with the reason, and the call's page (from the explorer) lists them", async () => {
     const { page, errors } = await openTab()
     await page.getByText('Nothing received yet.').waitFor()
     expect(await page.getByTestId('inbox-address').textContent()).toBe(`${session.server.url}/webhooks/inbox/${tenantId}`)
@@ -115,7 +117,11 @@ describe('the tenant Webhooks tab, in Chromium', () => {
     expect(errors).toEqual([])
     await page.close()
 
-    const call = await openConsolePage(session.browser, session.signInLink, `#/calls/${callId}`, 'call-title', 1100)
+    // From the explorer: a line of the call opens the call's page, where its events are.
+    const call = await openConsolePage(session.browser, session.signInLink, `#/logs?line=${lineId}`, 'details-body', 1100)
+    await call.page.getByTestId('details-call-page').click()
+    await call.page.getByTestId('call-title').waitFor()
+    expect(await call.page.evaluate('window.location.hash')).toBe(`#/calls/${callId}`)
     const received = call.page.getByTestId('call-events-received').locator('tbody > tr')
     await expect.poll(() => received.count()).toBe(2)
     expect(await received.first().textContent()).toContain('call.ended')

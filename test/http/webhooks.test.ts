@@ -165,6 +165,12 @@ describe('test-send to receivers on loopback', () => {
     WEBHOOK_EVENT_SCHEMAS['call.failed'].parse(JSON.parse(d.request_body))
   })
 
+  it('names a name that does not resolve (.invalid is reserved never to), retried like any failure', async () => {
+    const d = await sendAndSettle({ event: 'call.started', url: 'http://hooks.nowhere.invalid/events' })
+    expect(d.attempts.map((a) => a.error_kind)).toEqual(['dns', 'dns', 'dns'])
+    expect(d.attempts[0]!.error_message).toMatch(/^DNS: hooks\.nowhere\.invalid could not be resolved \((ENOTFOUND|EAI_AGAIN)\)$/)
+  })
+
   it('names a refused connection and keeps the excerpt of a large answer to 4 KiB', async () => {
     const closed = await receiver(() => ({ status: 200 }))
     await closed.close()

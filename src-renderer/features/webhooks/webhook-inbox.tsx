@@ -24,8 +24,10 @@ const parsedOrText = (text: string): unknown => {
 /** Where a backend sends to: this listener's address (a tunnel in front of it, for a remote backend). */
 function InboxAddress({ tenantId }: { tenantId: string }) {
   const trpc = useTRPC()
-  const info = useQuery(trpc.settings.info.queryOptions())
-  const base = window.location.protocol.startsWith('http') ? window.location.origin : (info.data?.runtime.listenerUrl ?? null)
+  // In a browser the console is served by the listener itself; the desktop app asks where it listens.
+  const served = window.location.protocol.startsWith('http')
+  const info = useQuery({ ...trpc.settings.info.queryOptions(), enabled: !served })
+  const base = served ? window.location.origin : (info.data?.runtime.listenerUrl ?? null)
   if (!base) {
     return (
       <Text size="xs" c="dimmed" data-testid="inbox-address">
