@@ -13,7 +13,8 @@ import { createImportsService } from './modules/imports/imports.service'
 import { createCallsService } from './modules/calls/calls.service'
 import { createPullSyncsService } from './modules/pull/pull-syncs.service'
 import { createPullsService } from './modules/pull/pulls.service'
-import { createProvidersService } from './modules/providers/providers.service'
+import { createProvidersService, secretBoxFor } from './modules/providers/providers.service'
+import { createWebhooksService } from './modules/webhooks/webhooks.service'
 import { createSipTrunksService } from './modules/sip-trunks/sip-trunks.service'
 import { createSessionsService } from './modules/sessions/sessions.service'
 import { createSourcesService } from './modules/sources/sources.service'
@@ -42,6 +43,8 @@ export interface ServiceOptions {
   readers?: number
   /** Told, before they run, the migrations an existing store is about to get (a large store takes a while). */
   onMigrating?: (pending: string[]) => void
+  /** Waits before each webhook delivery attempt (tests shorten it; default: the documented schedule). */
+  webhookRetrySchedule?: readonly number[]
 }
 
 /**
@@ -76,6 +79,10 @@ export async function createService(options: ServiceOptions) {
   const syncs = createPullSyncsService(handle.db, pulls)
   const database = createDatabaseService(handle)
   const storeWatch = createStoreWatch(() => maxSeq(handle.db))
+  // One box seals provider keys and webhook secrets: one key file beside the store.
+  const secretBox = secretBoxFor(handle.path)
+  const calls = createCallsService(handle.db)
+  const webhooks = createWebhooksService(handle.db, { secretBox, calls, retrySchedule: options.webhookRetrySchedule })
 
   return {
     handle,
@@ -92,9 +99,10 @@ export async function createService(options: ServiceOptions) {
     syncs,
     squads: createSquadsService(handle.db),
     sources: createSourcesService(handle.db),
-    providers: createProvidersService(handle.db, { dbPath: handle.path }),
+    providers: createProvidersService(handle.db, { dbPath: handle.path, secretBox }),
     sipTrunks: createSipTrunksService(handle.db),
-    calls: createCallsService(handle.db),
+    calls,
+    webhooks,
     /** What the live tails wait on; `waiting()` counts them. */
     storeWatch,
     /** Demo data written because the database was new, if any. */
@@ -105,6 +113,7 @@ export async function createService(options: ServiceOptions) {
     info: database.info,
     async close() {
       storeWatch.close()
+      await webhooks.close()
       await syncs.stopAll()
       await pulls.stopAll()
       await handle.close()

@@ -9,6 +9,7 @@ import { registerServe } from './commands/serve'
 import { registerSnapshot } from './commands/snapshot'
 import { registerTail } from './commands/tail'
 import { registerToken } from './commands/token'
+import { registerWebhook } from './commands/webhook'
 import { VERSION } from './version'
 
 export function buildProgram(): Command {
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerTail(program)
   registerPull(program)
   registerSnapshot(program)
+  registerWebhook(program)
   return program
 }
 

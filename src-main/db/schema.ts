@@ -399,6 +399,79 @@ export interface TenantRowsView extends Omit<TenantsTable, 'pull_id'> {
   fetched_at: string | null
 }
 
+/** A tenant's webhook signing secret, sealed (migration 0016). */
+export interface WebhookSecretsTable {
+  tenant_id: string
+  /** Sealed by the store's secret box; never returned. */
+  secret: string
+  /** `whsec_…AbCd`, safe to show. */
+  hint: string
+  created_at: string
+}
+
+/** One test-send or replay of an event to a URL, over its attempts (migration 0016). */
+export interface WebhookDeliveriesTable {
+  id: string
+  tenant_id: string
+  event_type: string
+  /** The webhook-id header, the same on every attempt. */
+  webhook_id: string
+  call_id: string | null
+  url: string
+  /** The signed body (JSON text). */
+  payload: string
+  source: 'stored' | 'example'
+  /** Interrupted is not stored: it is a pending or retrying row whose pid is gone. */
+  status: 'pending' | 'retrying' | 'succeeded' | 'failed'
+  attempt_count: Defaulted<number>
+  max_attempts: number
+  next_attempt_at: string | null
+  last_status: number | null
+  last_error_kind: string | null
+  pid: number | null
+  created_at: string
+  updated_at: string
+  finished_at: string | null
+  replay_of: string | null
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string
+  number: number
+  started_at: string
+  url: string
+  address: string | null
+  /** JSON object of the headers sent. */
+  request_headers: string
+  response_status: number | null
+  response_headers: string | null
+  response_excerpt: string | null
+  response_truncated: Defaulted<Flag>
+  latency_ms: number
+  error_kind: string | null
+  error_message: string | null
+  succeeded: Flag
+  next_retry_at: string | null
+}
+
+/** An event received on POST /webhooks/inbox/{tenant_id}, accepted or rejected (migration 0016). */
+export interface WebhookInboxTable {
+  id: string
+  tenant_id: string
+  status: 'accepted' | 'rejected'
+  reason: string | null
+  webhook_id: string | null
+  event_type: string | null
+  call_id: string | null
+  signed_at: string | null
+  received_at: string
+  /** JSON object of the webhook-relevant request headers. */
+  headers: string
+  body: string
+  body_truncated: Defaulted<Flag>
+  remote_address: string | null
+}
+
 export interface Database {
   tenants: TenantsTable
   agents: AgentsTable
@@ -425,6 +498,10 @@ export interface Database {
   settings: SettingsTable
   pulled_tenants: PulledTenantsTable
   tenant_rows: TenantRowsView
+  webhook_secrets: WebhookSecretsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
+  webhook_inbox: WebhookInboxTable
 }
 
 export type TenantRow = Selectable<TenantsTable>

@@ -18,7 +18,7 @@ describe('File → Save Snapshot… choices', () => {
 
   it('says what the written pack holds', () => {
     const base = { path: '/tmp/p.sqlite', sizeBytes: 2 * 1024 * 1024 }
-    const left = { tokens: 1, credentials: 0, origins: 0, settings: 0 }
+    const left = { tokens: 1, credentials: 0, webhookSecrets: 0, origins: 0, settings: 0 }
     const redacted = { rows: 1, phones: 1, emails: 0, names: 0, users: 0 }
     expect(snapshotWrittenDetail({ ...base, secretsLeftOut: left, redacted: null })).toMatch(/^\/tmp\/p\.sqlite \(2\.0 MiB\)\. Secrets left out\./)
     expect(snapshotWrittenDetail({ ...base, secretsLeftOut: left, redacted })).toContain('Personal data pseudonymised; secrets left out.')

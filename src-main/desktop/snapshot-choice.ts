@@ -23,7 +23,7 @@ export const snapshotChoiceBox: MessageBoxOptions = {
   type: 'question',
   message: 'Which snapshot do you want to save?',
   detail: [
-    'Without secrets: every row, but no API tokens, provider credentials, pull origins or secret settings.',
+    'Without secrets: every row, but no API tokens, provider credentials, webhook secrets, pull origins or secret settings.',
     'Redacted: the same, and phone numbers, e-mail addresses, person names and user ids replaced by consistent stand-ins.',
     'With secrets: an exact copy. Only for your own machines.',
   ].join('\n\n'),

@@ -13,6 +13,7 @@ import { squadsRouter } from '../modules/squads/squads.router'
 import { tenantsRouter } from '../modules/tenants/tenants.router'
 import { sourcesRouter } from '../modules/sources/sources.router'
 import { tokensRouter } from '../modules/tokens/tokens.router'
+import { webhooksRouter } from '../modules/webhooks/webhooks.router'
 import { router } from '../kit/trpc'
 import type { Service } from '../service'
 
@@ -34,6 +35,7 @@ export const createAppRouter = (service: Service) =>
     tokens: tokensRouter(service.tokens),
     sources: sourcesRouter(service.sources),
     settings: settingsRouter(service.database),
+    webhooks: webhooksRouter(service.webhooks),
   })
 
 /** The router's type: all the renderer knows of the main process (src-renderer/lib/trpc.ts). */

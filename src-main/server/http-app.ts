@@ -13,6 +13,7 @@ import { callRoutes } from '../modules/calls/calls.routes'
 import { sipTrunkRoutes } from '../modules/sip-trunks/sip-trunks.routes'
 import { squadRoutes } from '../modules/squads/squads.routes'
 import { tenantRoutes } from '../modules/tenants/tenants.routes'
+import { webhookRoutes } from '../modules/webhooks/webhooks.routes'
 import type { Service } from '../service'
 import { createAppRouter } from './app-router'
 import { mountConsole } from './console'
@@ -33,6 +34,8 @@ export interface HttpAppOptions {
 }
 
 export type HttpApp = ModuleApp
+
+const INBOX_PREFIX = '/webhooks/inbox/'
 
 /**
  * The REST interface as a Hono app: the modules' sub-apps mounted with `app.route()`, service
@@ -66,7 +69,9 @@ export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: 
 
   if (hostGuard) {
     app.use(async (c, next) => {
-      if (!hostGuard.allows(c.req.header('host'))) {
+      // The inbox is exempt: a backend reaches it through a tunnel under the tunnel's name, and it
+      // answers only to a valid signature, so a rebinding page gains nothing there (docs/api.md, "Inbox").
+      if (!hostGuard.allows(c.req.header('host')) && !c.req.path.startsWith(INBOX_PREFIX)) {
         return c.json({ detail: 'Misdirected Request: the Host header does not name this server' }, 421)
       }
       await next()
@@ -91,6 +96,7 @@ export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: 
   app.route('/', callRoutes(service.calls, authenticate))
   app.route('/', callLogStreamRoutes(service.callLogs, authenticate))
   app.route('/', callLogCountByRoutes(service.callLogs, authenticate))
+  app.route('/', webhookRoutes(service.webhooks, authenticate))
   mountTrpc(app, createAppRouter(service), authenticate, runtime ?? { mode: 'headless', listenerUrl: null })
   mountOpenApi(app)
   mountConsole(app, uiRoot ?? null)

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { ModuleApp } from '../kit/http/module-app'
+import { registerWebhookEvents } from '../modules/webhooks/webhooks.openapi'
 
 export const OPENAPI_INFO = {
   title: 'Voice Agent Backend (Callscope)',
@@ -20,6 +21,7 @@ export function mountOpenApi(app: ModuleApp): void {
     scheme: 'bearer',
     description: 'An API token: `callscope token create`, the first start, or CALLSCOPE_TOKEN.',
   })
+  registerWebhookEvents(app.openAPIRegistry)
   app.doc31('/openapi.json', { openapi: '3.1.0', info: OPENAPI_INFO, tags: [] })
 
   // absolute-path.js only: the package's main module loads the whole Swagger UI bundle into Node.

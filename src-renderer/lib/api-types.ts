@@ -41,3 +41,10 @@ export type CallSpan = CallDetail['spans'][number]
 export type CallTurn = CallDetail['turns'][number]
 export type CallLine = CallDetail['lines'][number]
 export type CallMessage = CallDetail['transcript'][number]
+
+/** A webhook test-send or replay, as the delivery log lists it; with its body and attempts. */
+export type WebhookDelivery = RouterOutputs['webhooks']['deliveries']['deliveries'][number]
+export type WebhookDeliveryDetail = RouterOutputs['webhooks']['delivery']
+export type WebhookAttempt = WebhookDeliveryDetail['attempts'][number]
+/** A request the tenant's inbox received, accepted or rejected. */
+export type WebhookInboxEvent = RouterOutputs['webhooks']['inbox']['events'][number]

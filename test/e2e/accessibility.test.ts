@@ -48,6 +48,19 @@ beforeAll(async () => {
   )
 
   ids.tenant = (await trpcQuery<Array<{ id: string }>>('tenants.list', {}))[0]!.id
+  // The tenant's Webhooks tab with a delivery (to this server's own inbox) and an accepted and a rejected inbox event.
+  await trpcMutation('webhooks.setSecret', { tenantId: ids.tenant })
+  await trpcMutation('webhooks.setSettings', { allow_private_targets: true })
+  await trpcMutation('webhooks.testSend', { tenantId: ids.tenant, event: 'call.ended', url: `${server.url}/webhooks/inbox/${ids.tenant}` })
+  const forged = { 'content-type': 'application/json', 'webhook-id': 'msg_a11y', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,bm90IGEgc2lnbmF0dXJl' }
+  expect((await fetch(`${server.url}/webhooks/inbox/${ids.tenant}`, { method: 'POST', headers: forged, body: '{"type":"call.ended"}' })).status).toBe(401)
+  await vi.waitFor(
+    async () => {
+      const status = (await trpcQuery<{ deliveries: Array<{ status: string }> }>('webhooks.deliveries', { tenantId: ids.tenant, limit: 1 })).deliveries[0]?.status
+      if (status !== 'succeeded') throw new Error(`the delivery is ${status}`)
+    },
+    { timeout: 30_000, interval: 100 },
+  )
   const agents = await trpcQuery<Array<{ id: string; session_count: number }>>('agents.list', {})
   ids.agent = agents.find((a) => a.session_count > 0)!.id
   const sessions = await trpcQuery<{ sessions: Array<{ conversation_id: string; message_count: number }> }>('sessions.listForAgent', { agentId: ids.agent, limit: 20, offset: 0 })
@@ -112,6 +125,21 @@ const VISITS: Visit[] = [
   page_('tenants', () => '#/tenants', testId('tenants-table')),
   page_('tenants-empty', () => '#/tenants?q=no-tenant-is-called-this', testId('empty-state')),
   page_('tenant', () => `#/tenants/${ids.tenant}`, (p) => p.getByText(/ of [\d,]+ calls/).waitFor()),
+  page_('tenant-webhooks', () => `#/tenants/${ids.tenant}?tab=webhooks`, async (p) => {
+    await p.getByTestId('delivery-log').getByTestId('row-details-toggle').first().click()
+    await p.getByTestId('attempt-1').waitFor()
+    await p.getByTestId('webhook-inbox').getByTestId('row-details-toggle').first().click()
+    await p.getByTestId('inbox-details').waitFor()
+  }),
+  page_('tenant-webhooks-rotate-dialog', () => `#/tenants/${ids.tenant}?tab=webhooks`, async (p) => {
+    await p.getByTestId('secret-create').click()
+    await p.getByTestId('secret-rotate-confirm').waitFor()
+  }),
+  page_('tenant-webhooks-secret-dialog', () => `#/tenants/${ids.tenant}?tab=webhooks`, async (p) => {
+    await p.getByTestId('secret-create').click()
+    await p.getByTestId('secret-rotate-confirm').click()
+    await p.getByTestId('new-secret').waitFor()
+  }),
   page_('tenant-not-found', () => '#/tenants/00000000-0000-4000-8000-00000000dead', testId('error-state')),
   page_('agents', () => '#/agents', testId('agents-table')),
   page_('agent', () => `#/agents/${ids.agent}`, testId('sessions-table')),

@@ -240,10 +240,520 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenant_id}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a tenant's webhook signing secret is set
+         * @description Whether the tenant has a signing secret, with a hint to tell secrets apart. Never the secret itself.
+         */
+        get: operations["get_webhook_secret_status"];
+        put?: never;
+        /**
+         * Create, rotate or set the webhook signing secret
+         * @description Makes a new Standard Webhooks secret for the tenant (or sets `secret`, your backend's, so the inbox can verify what it signs) and answers it **this once**: it is stored sealed and never shown again. A previous secret stops signing and verifying at once. Admin only.
+         */
+        post: operations["set_webhook_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant_id}/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's webhook deliveries
+         * @description The delivery log, newest first.
+         */
+        get: operations["list_webhook_deliveries"];
+        put?: never;
+        /**
+         * Send a test event
+         * @description Builds an event of the catalog (from the given call, else the tenant's newest stored call that fits, else an example), signs it with the tenant's secret and delivers it to `url` or the tenant's `webhook_url` in the background, retrying on the documented schedule. Answers 202 with the delivery at once; follow it with `GET /webhook-deliveries/{delivery_id}`. Loopback and private addresses only when allowed (docs/api.md). Admin only.
+         */
+        post: operations["send_test_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delivery with every attempt
+         * @description The signed body and each attempt's request headers, the receiver's status, headers and body excerpt, the latency, and the error by kind.
+         */
+        get: operations["get_webhook_delivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a delivery
+         * @description Sends the same body again as a new delivery, signed afresh: under the same webhook-id (a redelivery, which receivers should deduplicate) or, with `new_id`, a new one. Admin only.
+         */
+        post: operations["replay_webhook_delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant_id}/webhook-inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a tenant's inbox received
+         * @description Requests to `POST /webhooks/inbox/{tenant_id}`, accepted and rejected (with the reason), newest first.
+         */
+        get: operations["list_webhook_inbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/inbox/{tenant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a signed event (the inbox)
+         * @description Point a backend's webhook at this address (through a tunnel to this machine) to see its events here. **No bearer token**: a backend has none; the Standard Webhooks signature under the tenant's secret is the credential. Checked in order: the three headers (422), a secret set for the tenant (409), the timestamp within 5 minutes (401), the signature (401), the webhook-id not accepted before (409, replay protection), a JSON body (422). Every request is stored, accepted or rejected with its reason (`GET /tenants/{tenant_id}/webhook-inbox`). Bodies over 256 KiB are refused (413).
+         */
+        post: operations["receive_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "call.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * call.started
+         * @description A call was answered by the platform (inbound) or placed by it (outbound). Sent to the tenant's `webhook_url` as a JSON POST signed by the Standard Webhooks scheme. Answer 2xx within the tenant's `webhook_timeout_seconds`; anything else is retried (waits: at once, 5 s, 30 s, 2 min, 10 min, 30 min, each ±20 %). Decisions: docs/api.md, "Webhook events".
+         */
+        post: operations["webhook_call_started"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * call.ended
+         * @description A call ended normally: its outcome, duration, transcript, transfers and recording address. Sent to the tenant's `webhook_url` as a JSON POST signed by the Standard Webhooks scheme. Answer 2xx within the tenant's `webhook_timeout_seconds`; anything else is retried (waits: at once, 5 s, 30 s, 2 min, 10 min, 30 min, each ±20 %). Decisions: docs/api.md, "Webhook events".
+         */
+        post: operations["webhook_call_ended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * call.failed
+         * @description A call ended because of a failure (a provider outage, a SIP error): the error and where it happened. Sent to the tenant's `webhook_url` as a JSON POST signed by the Standard Webhooks scheme. Answer 2xx within the tenant's `webhook_timeout_seconds`; anything else is retried (waits: at once, 5 s, 30 s, 2 min, 10 min, 30 min, each ±20 %). Decisions: docs/api.md, "Webhook events".
+         */
+        post: operations["webhook_call_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transfer.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transfer.completed
+         * @description A hand-over from one agent to another finished, successfully or not. Sent to the tenant's `webhook_url` as a JSON POST signed by the Standard Webhooks scheme. Answer 2xx within the tenant's `webhook_timeout_seconds`; anything else is retried (waits: at once, 5 s, 30 s, 2 min, 10 min, 30 min, each ±20 %). Decisions: docs/api.md, "Webhook events".
+         */
+        post: operations["webhook_transfer_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * session.ended
+         * @description A session (the conversation a call or a chat carried) was closed, with its outcome and counts. Sent to the tenant's `webhook_url` as a JSON POST signed by the Standard Webhooks scheme. Answer 2xx within the tenant's `webhook_timeout_seconds`; anything else is retried (waits: at once, 5 s, 30 s, 2 min, 10 min, 30 min, each ±20 %). Decisions: docs/api.md, "Webhook events".
+         */
+        post: operations["webhook_session_ended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recording.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recording.ready
+         * @description A call's recording was saved and can be fetched until its retention ends. Sent to the tenant's `webhook_url` as a JSON POST signed by the Standard Webhooks scheme. Answer 2xx within the tenant's `webhook_timeout_seconds`; anything else is retried (waits: at once, 5 s, 30 s, 2 min, 10 min, 30 min, each ±20 %). Decisions: docs/api.md, "Webhook events".
+         */
+        post: operations["webhook_recording_ready"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description A call was answered by the platform (inbound) or placed by it (outbound). */
+        CallStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "call.started";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same instant for every attempt to deliver it)
+             */
+            timestamp: string;
+            data: components["schemas"]["CallStartedData"];
+        };
+        CallStartedData: {
+            /** @description The call (the `call_id` of its log lines) */
+            call_id: string;
+            tenant_id: string;
+            /** @description The agent handling the call (the first of a transfer chain) */
+            agent_id: string | null;
+            /** @description The session (conversation) the call carries */
+            session_id: string | null;
+            /** @description inbound or outbound */
+            direction: string;
+            /** @description E.164 */
+            from_number: string | null;
+            /** @description E.164 */
+            to_number: string | null;
+            /**
+             * Format: date-time
+             * @description When the call started
+             */
+            started_at: string;
+        };
+        /** @description A call ended normally: its outcome, duration, transcript, transfers and recording address. */
+        CallEndedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "call.ended";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same instant for every attempt to deliver it)
+             */
+            timestamp: string;
+            data: components["schemas"]["CallEndedData"];
+        };
+        CallEndedData: {
+            /** @description The call (the `call_id` of its log lines) */
+            call_id: string;
+            tenant_id: string;
+            /** @description The agent handling the call (the first of a transfer chain) */
+            agent_id: string | null;
+            /** @description The session (conversation) the call carries */
+            session_id: string | null;
+            /** @description inbound or outbound */
+            direction: string;
+            /** @description E.164 */
+            from_number: string | null;
+            /** @description E.164 */
+            to_number: string | null;
+            /** @description completed */
+            status: string;
+            /** @description caller_hangup, agent_hangup, transferred, transfer_failed, … */
+            end_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When the call started
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description When an agent answered
+             */
+            answered_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the call ended
+             */
+            ended_at: string;
+            duration_ms: number | null;
+            transfer_count: number;
+            /** @description The session's messages in order (the first 200, each cut to 2000 characters) */
+            transcript: components["schemas"]["WebhookTranscriptMessage"][];
+            transcript_truncated: boolean;
+            /** @description Where the recording can be fetched, when one was made */
+            recording_url: string | null;
+        };
+        WebhookTranscriptMessage: {
+            /** @description user, assistant, tool or system */
+            role: string;
+            content: string;
+            /**
+             * Format: date-time
+             * @description When the message was written
+             */
+            at: string;
+        };
+        /** @description A call ended because of a failure (a provider outage, a SIP error): the error and where it happened. */
+        CallFailedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "call.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same instant for every attempt to deliver it)
+             */
+            timestamp: string;
+            data: components["schemas"]["CallFailedData"];
+        };
+        CallFailedData: {
+            /** @description The call (the `call_id` of its log lines) */
+            call_id: string;
+            tenant_id: string;
+            /** @description The agent handling the call (the first of a transfer chain) */
+            agent_id: string | null;
+            /** @description The session (conversation) the call carries */
+            session_id: string | null;
+            /** @description inbound or outbound */
+            direction: string;
+            /** @description E.164 */
+            from_number: string | null;
+            /** @description E.164 */
+            to_number: string | null;
+            /** @description failed */
+            status: string;
+            /** @description llm_unavailable, stt_unavailable, sip_503, … */
+            end_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When the call started
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description When the call ended
+             */
+            ended_at: string | null;
+            duration_ms: number | null;
+            error: components["schemas"]["WebhookCallError"];
+        };
+        WebhookCallError: {
+            /** @description The end reason, or `unknown` */
+            code: string;
+            /** @description The call's first error line, else a sentence built from the end reason */
+            message: string;
+            /** @description Where it failed: sip, stt, llm, tts, tool, … */
+            component: string | null;
+        };
+        /** @description A hand-over from one agent to another finished, successfully or not. */
+        TransferCompletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer.completed";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same instant for every attempt to deliver it)
+             */
+            timestamp: string;
+            data: components["schemas"]["TransferCompletedData"];
+        };
+        TransferCompletedData: {
+            /** @description The call (the `call_id` of its log lines) */
+            call_id: string;
+            tenant_id: string;
+            /** @description The agent handling the call (the first of a transfer chain) */
+            agent_id: string | null;
+            /** @description The session (conversation) the call carries */
+            session_id: string | null;
+            from_agent_id: string | null;
+            to_agent_id: string | null;
+            /** @description language, escalation, skill, overflow, customer_request, after_hours */
+            reason: string | null;
+            /** @description success or failed */
+            outcome: string;
+            /** @description How long the hand-over took */
+            latency_ms: number | null;
+            /**
+             * Format: date-time
+             * @description When the transfer was requested
+             */
+            requested_at: string;
+        };
+        /** @description A session (the conversation a call or a chat carried) was closed, with its outcome and counts. */
+        SessionEndedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "session.ended";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same instant for every attempt to deliver it)
+             */
+            timestamp: string;
+            data: components["schemas"]["SessionEndedData"];
+        };
+        SessionEndedData: {
+            session_id: string;
+            tenant_id: string;
+            agent_id: string | null;
+            /** @description The call that carried the session (null for a chat) */
+            call_id: string | null;
+            /** @description voice or chat */
+            channel: string;
+            /** @description completed, transferred, abandoned or failed */
+            status: string;
+            language: string | null;
+            message_count: number;
+            /**
+             * Format: date-time
+             * @description When the session started
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description When it ended
+             */
+            ended_at: string;
+            /** @description Whether the caller's request was resolved, when known */
+            resolved: boolean | null;
+        };
+        /** @description A call's recording was saved and can be fetched until its retention ends. */
+        RecordingReadyEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recording.ready";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same instant for every attempt to deliver it)
+             */
+            timestamp: string;
+            data: components["schemas"]["RecordingReadyData"];
+        };
+        RecordingReadyData: {
+            /** @description The call (the `call_id` of its log lines) */
+            call_id: string;
+            tenant_id: string;
+            /** @description The agent handling the call (the first of a transfer chain) */
+            agent_id: string | null;
+            /** @description The session (conversation) the call carries */
+            session_id: string | null;
+            recording_url: string;
+            /** @description mp4, wav, mp3, … */
+            format: string;
+            size_bytes: number | null;
+            duration_ms: number | null;
+            retention_days: number | null;
+            /**
+             * Format: date-time
+             * @description When the recording was saved
+             */
+            saved_at: string;
+        };
         Tenant: {
             name: string;
             billing_plan: string;
@@ -964,6 +1474,185 @@ export interface components {
             /** @description Lines of the group at level error or critical */
             errors: number;
         };
+        WebhookSecretStatus: {
+            tenant_id: string;
+            configured: boolean;
+            /** @description The prefix and last four characters, to tell secrets apart; never the secret */
+            hint: string | null;
+            /**
+             * Format: date-time
+             * @description When the current secret was made or set
+             */
+            created_at: string | null;
+        };
+        WebhookSecretCreated: components["schemas"]["WebhookSecretStatus"] & {
+            /** @description The signing secret (`whsec_` and base64): shown this once, never again */
+            secret: string;
+            /** @description A previous secret existed and no longer verifies or signs anything */
+            replaced: boolean;
+        };
+        WebhookSecretSet: {
+            /** @description Set this secret (your backend's) instead of making a new one */
+            secret?: string;
+        };
+        WebhookDelivery: {
+            id: string;
+            tenant_id: string;
+            event_type: string;
+            /** @description The webhook-id header: the same on every attempt and on a redelivery */
+            webhook_id: string;
+            call_id: string | null;
+            url: string;
+            /**
+             * @description pending (an attempt is under way), retrying (waiting for the next), succeeded, failed (no attempt left, or not worth retrying), interrupted (the process that sent it stopped before it finished)
+             * @enum {string}
+             */
+            status: "pending" | "retrying" | "succeeded" | "failed" | "interrupted";
+            attempt_count: number;
+            max_attempts: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due
+             */
+            next_attempt_at: string | null;
+            /** @description The last attempt's HTTP status */
+            last_status: number | null;
+            /** @enum {string|null} */
+            last_error_kind: "dns" | "refused" | "tls" | "timeout" | "reset" | "blocked" | "protocol" | "too_large" | "other" | null;
+            /**
+             * Format: date-time
+             * @description When the delivery was asked for
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it succeeded or gave up
+             */
+            finished_at: string | null;
+            /** @description The delivery this one replays */
+            replay_of: string | null;
+            /**
+             * @description stored: built from a stored call or session; example: the tenant has none that fits, so the values are made up
+             * @enum {string}
+             */
+            source: "stored" | "example";
+        };
+        WebhookTestSend: {
+            /**
+             * @description The kind of event to send
+             * @enum {string}
+             */
+            event: "call.started" | "call.ended" | "call.failed" | "transfer.completed" | "session.ended" | "recording.ready";
+            /**
+             * @description Where to send it; default: the tenant's webhook_url
+             * @example https://hooks.example.com/voice/events
+             */
+            url?: string;
+            /** @description The stored call to build it from; default: the tenant's newest call that fits the kind */
+            call_id?: string;
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            total: number;
+        };
+        WebhookDeliveryDetail: components["schemas"]["WebhookDelivery"] & {
+            /** @description The signed body, the same bytes on every attempt */
+            request_body: string;
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryAttempt: {
+            /** @description 1 for the first attempt */
+            number: number;
+            /**
+             * Format: date-time
+             * @description When the request was sent
+             */
+            started_at: string;
+            url: string;
+            /** @description The IP address connected to (null: no connection was made) */
+            address: string | null;
+            /** @description Headers sent, the Standard Webhooks ones included (webhook-signature is a signature, not the secret) */
+            request_headers: {
+                [key: string]: string;
+            };
+            response_status: number | null;
+            response_headers: {
+                [key: string]: string;
+            } | null;
+            /** @description The first 4096 bytes of the answer's body */
+            response_excerpt: string | null;
+            response_truncated: boolean;
+            /** @description From sending to the end of the answer, or to the failure */
+            latency_ms: number;
+            /**
+             * @description dns, refused, tls, timeout, reset, blocked (a private address not allowed), protocol, too_large, other; null when a status came back
+             * @enum {string|null}
+             */
+            error_kind: "dns" | "refused" | "tls" | "timeout" | "reset" | "blocked" | "protocol" | "too_large" | "other" | null;
+            error_message: string | null;
+            /** @description A 2xx status came back */
+            succeeded: boolean;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (null: none follows)
+             */
+            next_retry_at: string | null;
+        };
+        WebhookReplay: {
+            /**
+             * @description Send under a new webhook-id (a new message) instead of the original one (a redelivery a receiver should deduplicate)
+             * @default false
+             */
+            new_id: boolean;
+            /**
+             * @description Where to send it; default: where the original went
+             * @example https://hooks.example.com/voice/events
+             */
+            url?: string;
+        };
+        WebhookInboxList: {
+            events: components["schemas"]["WebhookInboxEvent"][];
+            total: number;
+        };
+        WebhookInboxEvent: {
+            id: string;
+            tenant_id: string;
+            /** @enum {string} */
+            status: "accepted" | "rejected";
+            /** @description Why it was rejected */
+            reason: string | null;
+            webhook_id: string | null;
+            /** @description The body's `type` (or `event`, `message.type` as other senders name it) */
+            event_type: string | null;
+            /** @description The call it belongs to, read from the body */
+            call_id: string | null;
+            /**
+             * Format: date-time
+             * @description The webhook-timestamp header as an instant
+             */
+            signed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When Callscope received it
+             */
+            received_at: string;
+            /** @description The request headers that matter to webhooks (content-type, user-agent, webhook-*) */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description The body as received (a rejected one: its first 4096 bytes) */
+            body: string;
+            body_truncated: boolean;
+            remote_address: string | null;
+        };
+        WebhookInboxAccepted: {
+            /** @enum {string} */
+            status: "accepted";
+            id: string;
+            webhook_id: string;
+            event_type: string | null;
+            call_id: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -1607,6 +2296,663 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+        };
+    };
+    get_webhook_secret_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tenant id */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretStatus"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    set_webhook_secret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tenant id */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookSecretSet"];
+            };
+        };
+        responses: {
+            /** @description The secret, shown once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretCreated"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_webhook_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Newest first, at most this many */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Tenant id */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    send_test_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tenant id */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestSend"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the first attempt is under way */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description No secret, no URL, or a call that cannot give this event */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_webhook_delivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Delivery id (`dlv_…`) */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    replay_webhook_delivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Delivery id (`dlv_…`) */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_webhook_inbox: {
+        parameters: {
+            query?: {
+                /** @description Newest first, at most this many */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Tenant id */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookInboxList"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    receive_webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry */
+                "webhook-id": string;
+                /** @description Unix time in seconds of the signing */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures */
+                "webhook-signature": string;
+            };
+            path: {
+                /** @description Tenant id */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallStartedEvent"] | components["schemas"]["CallEndedEvent"] | components["schemas"]["CallFailedEvent"] | components["schemas"]["TransferCompletedEvent"] | components["schemas"]["SessionEndedEvent"] | components["schemas"]["RecordingReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Accepted and stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookInboxAccepted"];
+                };
+            };
+            /** @description Stale or future timestamp, or a signature that does not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No secret set for the tenant, or a webhook-id already accepted (a replay) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Body over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Missing or malformed headers, or a body that is not JSON */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    webhook_call_started: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry of one event, so receivers can deduplicate */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt's signing; refuse it when more than 5 minutes from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the base64-decoded part of the tenant's `whsec_` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallStartedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; other statuses, redirects included, count as failures and are retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_call_ended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry of one event, so receivers can deduplicate */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt's signing; refuse it when more than 5 minutes from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the base64-decoded part of the tenant's `whsec_` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallEndedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; other statuses, redirects included, count as failures and are retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_call_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry of one event, so receivers can deduplicate */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt's signing; refuse it when more than 5 minutes from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the base64-decoded part of the tenant's `whsec_` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; other statuses, redirects included, count as failures and are retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_transfer_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry of one event, so receivers can deduplicate */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt's signing; refuse it when more than 5 minutes from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the base64-decoded part of the tenant's `whsec_` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; other statuses, redirects included, count as failures and are retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_session_ended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry of one event, so receivers can deduplicate */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt's signing; refuse it when more than 5 minutes from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the base64-decoded part of the tenant's `whsec_` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionEndedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; other statuses, redirects included, count as failures and are retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_recording_ready: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry of one event, so receivers can deduplicate */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt's signing; refuse it when more than 5 minutes from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the base64-decoded part of the tenant's `whsec_` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordingReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; other statuses, redirects included, count as failures and are retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

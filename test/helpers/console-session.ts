@@ -12,9 +12,9 @@ export interface ConsoleSession {
   close(): Promise<void>
 }
 
-/** `callscope serve` on a new database (seeded with the small demo set) and Debian's Chromium. */
-export async function startConsoleSession(dbPath: string): Promise<ConsoleSession> {
-  const server = await startServe(['--db', dbPath])
+/** `callscope serve` on a new database (seeded with the small demo set) and Debian's Chromium; `env` for the serve process. */
+export async function startConsoleSession(dbPath: string, env: NodeJS.ProcessEnv = {}): Promise<ConsoleSession> {
+  const server = await startServe(['--db', dbPath], env)
   const match = /sign-in link for this run\): (\S+#token=(\S+))/.exec(server.banner)
   if (!match) throw new Error(`no sign-in link in: ${server.banner}`)
   const browser = await launchBrowser()

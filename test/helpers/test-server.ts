@@ -2,7 +2,7 @@ import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { inject } from 'vitest'
-import { createService, type Service } from '../../src-main/service'
+import { createService, type Service, type ServiceOptions } from '../../src-main/service'
 import { createHttpApp } from '../../src-main/server/http-app'
 import { createHostGuard } from '../../src-main/server/host-guard'
 import { startListener } from '../../src-main/server/listener'
@@ -34,11 +34,11 @@ export interface TestServer {
  * The seeded file is a copy of the run's template (test/global-setup.ts), private to the caller,
  * so tests may write to it; without a template (a project that has no global setup) it seeds its own.
  */
-export async function startTestServer(options: { seed?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(options: { seed?: boolean; service?: Partial<ServiceOptions> } = {}): Promise<TestServer> {
   const dbPath = join(tempDir(), 'server.sqlite')
   const template = options.seed === false ? undefined : inject('demoTemplate')
   if (template) copyFileSync(template, dbPath)
-  const service = await createService({ dbPath, envToken: ADMIN_TOKEN, seedNewDatabase: false })
+  const service = await createService({ dbPath, envToken: ADMIN_TOKEN, seedNewDatabase: false, ...options.service })
   if (options.seed !== false && !template) await service.database.seed(DEMO_SEED)
   const hostGuard = createHostGuard('127.0.0.1')
   const app = createHttpApp({ service, version: 'test', hostGuard, uiRoot: null })

@@ -62,6 +62,25 @@ describe('GET /openapi.json', () => {
     })
   })
 
+  it('publishes the event catalog under OpenAPI 3.1 `webhooks`, one signed POST per kind', () => {
+    const webhooks = (doc as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> }; parameters: Array<{ name: string; in: string }> } }> }).webhooks
+    expect(Object.keys(webhooks)).toEqual(['call.started', 'call.ended', 'call.failed', 'transfer.completed', 'session.ended', 'recording.ready'])
+    expect(webhooks['call.ended']!.post.requestBody.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CallEndedEvent' })
+    expect(webhooks['call.ended']!.post.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['header:webhook-id', 'header:webhook-timestamp', 'header:webhook-signature'])
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, unknown>; required: string[] }>
+    expect(schemas.CallEndedEvent!.required).toEqual(['type', 'timestamp', 'data'])
+    expect(schemas.CallEndedEvent!.properties.type).toEqual({ type: 'string', enum: ['call.ended'] })
+    expect(schemas.CallEndedData!.required).toEqual(expect.arrayContaining(['call_id', 'tenant_id', 'ended_at', 'transcript']))
+  })
+
+  it('documents the inbox without a bearer token, and the other webhook operations with one', () => {
+    expect(doc.paths['/webhooks/inbox/{tenant_id}']!.post!.security).toEqual([])
+    expect(Object.keys(doc.paths['/webhooks/inbox/{tenant_id}']!.post!.responses).sort()).toEqual(['200', '401', '404', '409', '413', '422'])
+    for (const [method, path] of [['post', '/tenants/{tenant_id}/webhook-deliveries'], ['get', '/webhook-deliveries/{delivery_id}'], ['post', '/tenants/{tenant_id}/webhook-secret']] as const) {
+      expect(doc.paths[path]![method]!.security, path).toEqual([{ HTTPBearer: [] }])
+    }
+  })
+
   it('passes the Redocly linter without errors', () => {
     const file = join(tempDir(), 'openapi.json')
     writeFileSync(file, JSON.stringify(doc))

@@ -85,7 +85,7 @@ describe('callscope snapshot', () => {
 
   it('leaves secrets out by default: no token, credential, origin address or sealing key in the file', () => {
     const { bytes, stdout, file } = pack('plain')
-    expect(stdout).toMatch(/Left out: 1 API tokens, 1 provider credentials, 0 secret settings; 1 pull origins renamed/)
+    expect(stdout).toMatch(/Left out: 1 API tokens, 1 provider credentials, 0 webhook secrets, 0 secret settings; 1 pull origins renamed/)
     for (const secret of [secrets.tokenHash, secrets.token, PROVIDER_KEY, secrets.sealed, secrets.origin, '127.0.0.1:', secrets.keyFile]) {
       expect(bytes.includes(secret), secret).toBe(false)
     }

@@ -15,7 +15,7 @@ function describePack(result: SnapshotResult): string[] {
   const lines: string[] = []
   const left = result.secretsLeftOut
   if (left) {
-    lines.push(`Left out: ${left.tokens} API tokens, ${left.credentials} provider credentials, ${left.settings} secret settings; ${left.origins} pull origins renamed`)
+    lines.push(`Left out: ${left.tokens} API tokens, ${left.credentials} provider credentials, ${left.webhookSecrets} webhook secrets, ${left.settings} secret settings; ${left.origins} pull origins renamed`)
   } else {
     lines.push('Secrets included: API token hashes, sealed provider credentials (their key file is not copied), pull origins')
   }

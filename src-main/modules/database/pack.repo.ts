@@ -9,11 +9,12 @@ import { messageIndexTriggers, rebuildMessageIndexes } from '../../db/message-in
  * own objects; a PostgreSQL store would make its pack with pg_dump and these steps on the restore.
  */
 
-/** The tables whose rows are all secrets: stored token hashes, sealed provider keys. */
-export async function deleteSecretRows(db: Kysely<Database>): Promise<{ tokens: number; credentials: number }> {
+/** The tables whose rows are all secrets: stored token hashes, sealed provider keys, sealed webhook signing secrets. */
+export async function deleteSecretRows(db: Kysely<Database>): Promise<{ tokens: number; credentials: number; webhookSecrets: number }> {
   const tokens = await db.deleteFrom('api_tokens').executeTakeFirst()
   const credentials = await db.deleteFrom('provider_credentials').executeTakeFirst()
-  return { tokens: Number(tokens.numDeletedRows), credentials: Number(credentials.numDeletedRows) }
+  const webhookSecrets = await db.deleteFrom('webhook_secrets').executeTakeFirst()
+  return { tokens: Number(tokens.numDeletedRows), credentials: Number(credentials.numDeletedRows), webhookSecrets: Number(webhookSecrets.numDeletedRows) }
 }
 
 /** Deletes the settings whose key names a secret; returns how many. */

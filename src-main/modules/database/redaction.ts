@@ -31,6 +31,10 @@ export const PERSONAL_COLUMNS: ReadonlyArray<{ table: keyof Database; columns: R
   { table: 'pulled_squad_analytics', columns: { body: 'json' } },
   { table: 'pulled_sip_trunks', columns: { body: 'json' } },
   { table: 'settings', columns: { value: 'json' } },
+  // Events carry phone numbers and transcripts; a receiver's answer or a rejected body may too.
+  { table: 'webhook_deliveries', columns: { payload: 'json' } },
+  { table: 'webhook_attempts', columns: { response_excerpt: 'text' } },
+  { table: 'webhook_inbox', columns: { body: 'text' } },
 ]
 
 export interface RedactionCounts {

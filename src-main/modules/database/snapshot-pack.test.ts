@@ -34,6 +34,9 @@ function fill(sqlite: BetterSqlite3.Database): void {
   log(2, 'Caller Carmen Jiménez confirmed', { email: EMAIL })
   run(`insert into api_tokens (id, name, token_hash, token_prefix, role, created_at) values ('t1', 'ci', ?, 'cs_abcd', 'admin', ?)`, TOKEN_HASH, T)
   run(`insert into provider_credentials (provider_kind, provider, secret, key_hint, created_at, updated_at) values ('stt', 'deepgram', 'aesgcm1:sealed-secret', '012…4567', ?, ?)`, T, T)
+  run(`insert into webhook_secrets (tenant_id, secret, hint, created_at) values (?, 'aesgcm1:sealed-webhook-secret', 'whsec_…AbCd', ?)`, ids.tenant, T)
+  run(`insert into webhook_inbox (id, tenant_id, status, webhook_id, event_type, received_at, headers, body) values ('e1', ?, 'accepted', 'msg_1', 'call.started', ?, '{}', ?)`,
+    ids.tenant, T, JSON.stringify({ type: 'call.started', data: { from_number: CALLER } }))
   run(`insert into settings (key, value, updated_at) values ('livekit_api_secret', '"hunter2"', ?), ('theme', '"dark"', ?)`, T, T)
   run(`insert into pulls (id, source, since, until, status, started_at, updated_at, errors, failure) values ('p1', ?, ?, ?, 'failed', ?, ?, ?, ?)`,
     ORIGIN, T, T, T, T, JSON.stringify([{ step: 'sessions', reason: `GET ${ORIGIN}/agents answered 503` }]), 'backend.acme-internal.example:8443 went away')
@@ -59,9 +62,9 @@ describe('writeSnapshot', () => {
   it('leaves out tokens, credentials, secret settings and origin addresses, and keeps the rest', async () => {
     const file = join(dir, 'plain.sqlite')
     const result = await writeSnapshot(handle, file)
-    expect(result.secretsLeftOut).toEqual({ tokens: 1, credentials: 1, origins: 1, settings: 1 })
+    expect(result.secretsLeftOut).toEqual({ tokens: 1, credentials: 1, webhookSecrets: 1, origins: 1, settings: 1 })
     const raw = bytes(file)
-    for (const secret of [TOKEN_HASH, 'sealed-secret', 'hunter2', 'acme-internal']) expect(raw.includes(secret), secret).toBe(false)
+    for (const secret of [TOKEN_HASH, 'sealed-secret', 'sealed-webhook-secret', 'hunter2', 'acme-internal']) expect(raw.includes(secret), secret).toBe(false)
     const pack = open(file)
     const sources = pack.prepare('select source from pulls union all select source from pull_cursors union all select source from pulled_documents').pluck().all() as string[]
     expect(new Set(sources).size).toBe(1)
@@ -110,7 +113,7 @@ describe('writeSnapshot', () => {
     const file = join(dir, 'with-secrets.sqlite')
     const result = await writeSnapshot(handle, file, { includeSecrets: true })
     expect(result.secretsLeftOut).toBeNull()
-    for (const secret of [TOKEN_HASH, 'sealed-secret', 'hunter2', ORIGIN]) expect(bytes(file).includes(secret), secret).toBe(true)
+    for (const secret of [TOKEN_HASH, 'sealed-secret', 'sealed-webhook-secret', 'hunter2', ORIGIN]) expect(bytes(file).includes(secret), secret).toBe(true)
     writeFileSync(join(dir, 'taken.sqlite'), 'mine')
     await expect(writeSnapshot(handle, join(dir, 'taken.sqlite'))).rejects.toThrow(/already exists \(use --force/)
     expect(readFileSync(join(dir, 'taken.sqlite'), 'utf8')).toBe('mine')

@@ -10,7 +10,7 @@ import { type RedactionCounts, redactPersonalData } from './redaction'
 export interface SnapshotOptions {
   /** Replace FILE if it exists. */
   overwrite?: boolean
-  /** Keep API tokens, provider credentials, pull origins and secret settings (left out by default). */
+  /** Keep API tokens, provider credentials, webhook secrets, pull origins and secret settings (left out by default). */
   includeSecrets?: boolean
   /** Pseudonymise personal data: phone numbers, e-mail addresses, person names, end-user ids. */
   redact?: boolean
@@ -19,6 +19,8 @@ export interface SnapshotOptions {
 export interface SecretsLeftOut {
   tokens: number
   credentials: number
+  /** Tenants' webhook signing secrets (sealed; the key file is never in a pack either). */
+  webhookSecrets: number
   origins: number
   settings: number
 }
@@ -43,14 +45,14 @@ const SECRET_SETTING = /secret|token|password|passwd|credential|api[_-]?key|priv
  * never stored, so there is no origin credential to remove.
  */
 async function leaveOutSecrets(copy: ScratchCopy, pseudonyms: Pseudonyms): Promise<SecretsLeftOut> {
-  const { tokens, credentials } = await deleteSecretRows(copy.db)
+  const { tokens, credentials, webhookSecrets } = await deleteSecretRows(copy.db)
   const settings = await deleteSettings(copy.db, (key) => SECRET_SETTING.test(key))
   const sources = await pullSources(copy.db)
   for (const source of sources) {
     const standIn = pseudonyms.origin(source)
     await renameSource(copy.db, source, standIn, originMentions(source, standIn))
   }
-  return { tokens, credentials, origins: sources.length, settings }
+  return { tokens, credentials, webhookSecrets, origins: sources.length, settings }
 }
 
 /** The address as written, then its host (with port) alone, each with its stand-in. */

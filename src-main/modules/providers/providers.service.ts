@@ -21,11 +21,17 @@ export interface ProvidersServiceOptions {
 /** Where a database's secret-sealing key lives: next to it. */
 export const keyFileFor = (dbPath: string): string => `${dbPath}.key`
 
+/**
+ * The store's secret box: AES-256-GCM with the key in `<dbPath>.key`, or in memory for `:memory:`.
+ * Provider keys and webhook signing secrets are sealed by the same box (service.ts builds one).
+ */
+export const secretBoxFor = (dbPath: string): SecretBox =>
+  dbPath === ':memory:' ? createMemorySecretBox() : createFileSecretBox(keyFileFor(dbPath))
+
 /** Provider administration: stored credentials, LLM provider details, STT configuration checks. */
 export function createProvidersService(db: Kysely<Database>, options: ProvidersServiceOptions) {
   const env = options.env ?? (() => process.env)
-  const secretBox =
-    options.secretBox ?? (options.dbPath === ':memory:' ? createMemorySecretBox() : createFileSecretBox(keyFileFor(options.dbPath)))
+  const secretBox = options.secretBox ?? secretBoxFor(options.dbPath)
   const credentials = createCredentialsService(db, { secretBox, env })
   const llm = createLlmProvidersService(db, credentials)
   const stt = createSttValidationService({

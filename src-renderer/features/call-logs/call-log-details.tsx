@@ -1,7 +1,8 @@
 import { Box, Button, Code, CopyButton, Drawer, Group, SegmentedControl, Stack, Table, Text, Tooltip } from '@mantine/core'
-import { IconCopy, IconLink, IconPhone, IconRoute } from '@tabler/icons-react'
+import { IconCopy, IconExternalLink, IconLink, IconPhone, IconRoute } from '@tabler/icons-react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
+import { Link } from 'react-router'
 import { CONTEXT_LINES_MAX, CONTEXT_SAME, CONTEXT_SCOPES, type ContextSame, type ContextScope } from '../../../src-shared/schemas/call-log-search'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
 import { JsonView } from '../../components/json-view'
@@ -226,6 +227,12 @@ export function CallLogDetails({ id, onClose, onPick, setView }: CallLogDetailsP
                 <Button size="xs" variant="light" leftSection={<IconPhone size={14} />} disabled={!c.anchor.call_id} onClick={() => setView({ callId: c.anchor.call_id ?? undefined })}>
                   Same call
                 </Button>
+                {c.anchor.call_id && (
+                  // The call's page: its timeline and the webhook events sent and received about it (docs/api.md, "In the console").
+                  <Button size="xs" variant="light" component={Link} to={`/calls/${encodeURIComponent(c.anchor.call_id)}`} leftSection={<IconExternalLink size={14} />} data-testid="details-call-page">
+                    Call page and events
+                  </Button>
+                )}
                 <Button size="xs" variant="light" leftSection={<IconRoute size={14} />} disabled={!c.anchor.trace_id} onClick={() => setView({ traceId: c.anchor.trace_id ?? undefined })}>
                   Same trace
                 </Button>

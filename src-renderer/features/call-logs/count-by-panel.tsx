@@ -120,7 +120,7 @@ export function CountByPanel({ filter, enabled, view, setView }: CountByPanelPro
   return (
     <Stack gap={4} data-testid="count-by-panel">
       {/* Wraps in the column beside the facets rather than cutting its buttons short. */}
-      <Group gap="xs" wrap="wrap" rowGap={4}>
+      <Group gap="xs" wrap="wrap">
         <Text size="xs" fw={600} style={{ whiteSpace: 'nowrap' }}>{`Count by ${by}`}</Text>
         <Select size="xs" w={96} aria-label="Groups shown" data={TOPS} value={String(top)} onChange={(value) => setTop(value === String(COUNT_BY_TOP.default) ? null : value)} allowDeselect={false} data-testid="count-by-top" />
         <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer} onClick={saveCsv} data-testid="count-by-csv" style={{ flexShrink: 0 }}>

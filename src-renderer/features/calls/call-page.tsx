@@ -8,6 +8,7 @@ import { QueryState } from '../../components/query-state'
 import { errorCode, Section } from '../../components/section'
 import type { CallDetail } from '../../lib/api-types'
 import { useTRPC } from '../../lib/trpc'
+import { CallEvents } from '../webhooks/call-events'
 import { CallHeaderFields, MissingNote, STATUS_COLOR, TransferChain } from './call-facts'
 import { CallTranscript } from './call-transcript'
 import { CallTurns } from './call-turns'
@@ -146,6 +147,9 @@ function CallView({ detail }: { detail: CallDetail }) {
           </Section>
         </Box>
       </Box>
+      <Section title="Webhook events" testId="call-events-section">
+        <CallEvents callId={c.id} tenantId={c.tenant_id} />
+      </Section>
     </Stack>
   )
 }
