@@ -1,5 +1,5 @@
 import { type CallLogFilter, callLogFilterSchema } from './call-log-search'
-import { callLogStreamQuerySchema } from './call-log-stream'
+import { callLogStreamQuerySchema, streamQueryFilter } from './call-log-stream'
 import { DETAILS_KEY } from './call-log-facets'
 import { endNotBeforeStart, instantParam, integerParam } from './params'
 import { z } from './zod'
@@ -61,21 +61,9 @@ export const callLogCountByQuerySchema = callLogStreamQuerySchema
   .superRefine(endNotBeforeStart)
 export type CallLogCountByQuery = z.output<typeof callLogCountByQuerySchema>
 
-/** The REST query as the console's filter: the one the explorer counts. */
+/** The REST query as the console's filter: the one the explorer counts (the stream's, with its date range). */
 export function countByQueryFilter(q: CallLogCountByQuery): CallLogFilter {
-  return {
-    from: q.start_date,
-    to: q.end_date,
-    tenantId: q.tenant_id,
-    agentId: q.agent_id,
-    levels: q.log_level,
-    types: q.log_type,
-    q: q.q,
-    query: q.query,
-    callId: q.call_id,
-    traceId: q.trace_id,
-    sessionId: q.session_id,
-  }
+  return { ...streamQueryFilter(q), from: q.start_date, to: q.end_date }
 }
 
 export const COUNT_BY_GROUP_KINDS = ['value', 'none', 'other'] as const

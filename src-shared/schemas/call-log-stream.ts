@@ -37,7 +37,7 @@ export const callLogStreamQuerySchema = z.object({
 export type CallLogStreamQuery = z.output<typeof callLogStreamQuerySchema>
 
 /** The stream's query as the console's filter: the one the tail follows. */
-export function streamQueryFilter(q: CallLogStreamQuery): CallLogFilter {
+export function streamQueryFilter(q: Omit<CallLogStreamQuery, 'tail'>): CallLogFilter {
   return {
     tenantId: q.tenant_id,
     agentId: q.agent_id,

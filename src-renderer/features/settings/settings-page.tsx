@@ -1,5 +1,5 @@
-import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Grid, Group, Modal, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
-import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react'
+import { ActionIcon, Alert, Badge, Button, Code, Grid, Group, Modal, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
+import { IconKey } from '@tabler/icons-react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { TOKEN_ROLES, type TokenRole } from '../../../src-shared/constants'
@@ -11,6 +11,7 @@ import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { ListenerForm } from './listener-form'
 import { ExpiresCell, type ExpiryChoice, ExpiryFields, lifetimeOf, TokenStatusBadge } from './token-expiry'
+import { ShownOnceValue } from '../../components/shown-once-value'
 
 const ROLE_COLOR: Record<string, string> = { admin: 'red', viewer: 'blue', tenant: 'grape' }
 
@@ -174,20 +175,7 @@ function Tokens() {
             Copy it now: it is shown only this once. Callscope stores only a hash of it.{' '}
             {created?.expiresAt ? `It stops working on ${formatTimestamp(created.expiresAt)}.` : 'It does not expire.'}
           </Alert>
-          <Group gap="xs" wrap="nowrap">
-            <Code block style={{ flex: 1, wordBreak: 'break-all' }} data-testid="new-token">
-              {created?.token}
-            </Code>
-            <CopyButton value={created?.token ?? ''}>
-              {({ copied, copy }) => (
-                <Tooltip label={copied ? 'Copied' : 'Copy'}>
-                  <ActionIcon variant="light" color={copied ? 'teal' : 'indigo'} onClick={copy} aria-label="Copy token" size="lg">
-                    {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                  </ActionIcon>
-                </Tooltip>
-              )}
-            </CopyButton>
-          </Group>
+          <ShownOnceValue value={created?.token ?? ''} what="token" testId="new-token" />
           <Text size="xs" c="dimmed">
             Use it as <Code fz="xs">Authorization: Bearer &lt;token&gt;</Code> on the REST API, or paste it on the console’s sign-in screen.
           </Text>

@@ -10,6 +10,7 @@ import { formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { ExpandableTable } from '../data/run-history'
 import { DeliveryStatusBadge, outcomeText } from './webhook-badges'
+import { HeaderTable } from './header-table'
 
 /** How often the log is read again while the tab is open: attempts land in the background. */
 export const LIVE_MS = 2000
@@ -23,25 +24,6 @@ const parsedOrText = (text: string | null): unknown => {
   } catch {
     return text
   }
-}
-
-function HeaderTable({ headers, testId }: { headers: Record<string, string>; testId: string }) {
-  return (
-    <Table fz="xs" verticalSpacing={2} data-testid={testId}>
-      <Table.Tbody>
-        {Object.entries(headers).map(([name, value]) => (
-          <Table.Tr key={name}>
-            <Table.Td w={170} ff="monospace" c="dimmed">
-              {name}
-            </Table.Td>
-            <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
-              {value}
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  )
 }
 
 function Attempt({ a }: { a: WebhookAttempt }) {

@@ -12,6 +12,7 @@ import { useTRPC } from '../../lib/trpc'
 import { ExpandableTable } from '../data/run-history'
 import { LIVE_MS } from './delivery-log'
 import { InboxStatusBadge } from './webhook-badges'
+import { HeaderTable } from './header-table'
 
 const parsedOrText = (text: string): unknown => {
   try {
@@ -69,20 +70,7 @@ function InboxDetails({ e }: { e: WebhookInboxEvent }) {
         {e.signed_at ? `Signed ${formatTimestamp(e.signed_at)} · ` : ''}received {formatTimestamp(e.received_at)}
         {e.remote_address ? ` from ${e.remote_address}` : ''}
       </Text>
-      <Table fz="xs" verticalSpacing={2}>
-        <Table.Tbody>
-          {Object.entries(e.headers).map(([name, value]) => (
-            <Table.Tr key={name}>
-              <Table.Td w={170} ff="monospace" c="dimmed">
-                {name}
-              </Table.Td>
-              <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
-                {value}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <HeaderTable headers={e.headers} testId="inbox-headers" />
       <Text size="xs" c="dimmed">
         Body{e.body_truncated ? ' (cut)' : ''}
       </Text>

@@ -1,10 +1,11 @@
-import { ActionIcon, Alert, Button, Code, CopyButton, Group, Modal, PasswordInput, Stack, Text, Tooltip } from '@mantine/core'
-import { IconCheck, IconCopy, IconKey, IconRefresh } from '@tabler/icons-react'
+import { Alert, Button, Code, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core'
+import { IconKey, IconRefresh } from '@tabler/icons-react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { QueryState } from '../../components/query-state'
 import { formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
+import { ShownOnceValue } from '../../components/shown-once-value'
 
 /**
  * The tenant's signing secret: whether one is set (its hint, never the secret), and for admins
@@ -104,20 +105,7 @@ export function WebhookSecret({ tenantId, isAdmin }: { tenantId: string; isAdmin
                 Copy it now: it is shown only this once. Callscope keeps it sealed and shows only its hint from now on.
                 {shown?.replaced ? ' The previous secret no longer works.' : ''}
               </Alert>
-              <Group gap="xs" wrap="nowrap">
-                <Code block style={{ flex: 1, wordBreak: 'break-all' }} data-testid="new-secret">
-                  {shown?.secret}
-                </Code>
-                <CopyButton value={shown?.secret ?? ''}>
-                  {({ copied, copy }) => (
-                    <Tooltip label={copied ? 'Copied' : 'Copy'}>
-                      <ActionIcon variant="light" color={copied ? 'teal' : 'indigo'} onClick={copy} aria-label="Copy secret" size="lg">
-                        {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                </CopyButton>
-              </Group>
+              <ShownOnceValue value={shown?.secret ?? ''} what="secret" testId="new-secret" />
               <Text size="xs" c="dimmed">
                 Receivers verify <Code fz="xs">webhook-signature</Code> with it (any Standard Webhooks library).
               </Text>
