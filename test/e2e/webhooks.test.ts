@@ -119,6 +119,16 @@ describe('the tenant Webhooks tab, in Chromium', () => {
 
     // From the explorer: a line of the call opens the call's page, where its events are.
     const call = await openConsolePage(session.browser, session.signInLink, `#/logs?line=${lineId}`, 'details-body', 1100)
+    // The drawer itself lists the call's events: the two received (the forged one rejected) and the two test-sends built from it.
+    const listed = call.page.getByTestId('line-call-event')
+    await expect.poll(() => listed.count()).toBe(4)
+    expect((await listed.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').replace(/ (received|sent) .*/, '')).sort()).toEqual([
+      'ACCEPTED call.ended',
+      'REJECTED call.ended',
+      'SUCCEEDED call.ended',
+      'SUCCEEDED call.ended',
+    ])
+    await screenshot(call.page, 'webhooks-line-drawer')
     await call.page.getByTestId('details-call-page').click()
     await call.page.getByTestId('call-title').waitFor()
     expect(await call.page.evaluate('window.location.hash')).toBe(`#/calls/${callId}`)

@@ -13,6 +13,7 @@ import { useTRPC } from '../../lib/trpc'
 import { formatLogTime, UTC, zoneLabel } from './format'
 import { useTimeZone } from './time-zone'
 import { LogLevelBadge } from './log-level-badge'
+import { LineCallEvents } from '../webhooks/line-call-events'
 
 interface CallLogDetailsProps {
   id: string | null
@@ -248,6 +249,7 @@ export function CallLogDetails({ id, onClose, onPick, setView }: CallLogDetailsP
               </Group>
               <Fields line={c.anchor} levelAsSent={c.levelAsSent} timeZone={timeZone} />
               <OriginNote origin={c.origin} />
+              {c.anchor.call_id && <LineCallEvents callId={c.anchor.call_id} />}
               <Text size="sm" fw={600} data-testid="context-title">
                 {CONTEXT_TITLES[c.pivot]}
                 {c.pivot === 'time' && c.same ? `, its ${c.same}'s lines` : ''}
