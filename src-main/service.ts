@@ -19,6 +19,7 @@ import { createSessionsService } from './modules/sessions/sessions.service'
 import { createSquadsService } from './modules/squads/squads.service'
 import { createTenantsService } from './modules/tenants/tenants.service'
 import { createTokenService } from './modules/tokens/tokens.service'
+import { createSavedViewsService } from './modules/saved-views/saved-views.service'
 import { seedJob } from './modules/database/database.write-jobs'
 import { floorToHour, type SeedResult } from './seed'
 import type { SeedScaleName } from './seed/scales'
@@ -93,6 +94,7 @@ export async function createService(options: ServiceOptions) {
     providers: createProvidersService(handle.db, { dbPath: handle.path }),
     sipTrunks: createSipTrunksService(handle.db),
     calls: createCallsService(handle.db),
+    savedViews: createSavedViewsService(handle.db),
     /** What the live tails wait on; `waiting()` counts them. */
     storeWatch,
     /** Demo data written because the database was new, if any. */

@@ -404,7 +404,19 @@ export interface Database {
   provider_credentials: ProviderCredentialsTable
   api_tokens: ApiTokensTable
   settings: SettingsTable
+  saved_views: SavedViewsTable
 }
+
+/** A saved view of the log explorer (migration 0015); `state` is JSON text (src-shared/explorer-state.ts). */
+export interface SavedViewsTable {
+  id: string
+  name: string
+  description: string | null
+  state: string
+  created_at: string
+  updated_at: string
+}
+export type SavedViewRow = Selectable<SavedViewsTable>
 
 export type TenantRow = Selectable<TenantsTable>
 export type NewTenant = Insertable<TenantsTable>

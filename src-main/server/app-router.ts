@@ -12,6 +12,7 @@ import { sipTrunksRouter } from '../modules/sip-trunks/sip-trunks.router'
 import { squadsRouter } from '../modules/squads/squads.router'
 import { tenantsRouter } from '../modules/tenants/tenants.router'
 import { tokensRouter } from '../modules/tokens/tokens.router'
+import { savedViewsRouter } from '../modules/saved-views/saved-views.router'
 import { router } from '../kit/trpc'
 import type { Service } from '../service'
 
@@ -32,6 +33,7 @@ export const createAppRouter = (service: Service) =>
     calls: callsRouter(service.calls),
     tokens: tokensRouter(service.tokens),
     settings: settingsRouter(service.database),
+    savedViews: savedViewsRouter(service.savedViews),
   })
 
 /** The router's type: all the renderer knows of the main process (src-renderer/lib/trpc.ts). */

@@ -12,6 +12,7 @@ import { pulledAnswers } from './0010-pulled-answers'
 import { pullSyncs } from './0011-pull-syncs'
 import { callListIndexes } from './0012-call-list-indexes'
 import { logQuery } from './0014-log-query'
+import { savedViews } from './0015-saved-views'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011-pull-syncs': pullSyncs,
   '0012-call-list-indexes': callListIndexes,
   '0014-log-query': logQuery,
+  '0015-saved-views': savedViews,
 }
