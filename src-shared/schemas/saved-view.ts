@@ -21,7 +21,10 @@ const name = z
   .trim()
   .min(1)
   .max(SAVED_VIEW_NAME_MAX)
-  .regex(PRINTABLE, 'A name is one line: no control characters (tabs, line breaks)')
+  .refine((s) => PRINTABLE.test(s), {
+    message: 'A name is one line: no control characters (tabs, line breaks)',
+    params: { type: 'string_pattern_mismatch', ctx: { pattern: PRINTABLE.source } },
+  })
   .transform((s) => s.normalize('NFC'))
   .openapi({ description: `1 to ${SAVED_VIEW_NAME_MAX} characters once trimmed, one line; unique in the store, ignoring case`, example: 'Timeouts, last 24 hours' })
 const description = z
