@@ -1,3 +1,4 @@
+import type { CallLogViewParams } from './call-log-view'
 import { LOG_LEVELS } from './constants'
 import { LOG_QUERY_MAX_LENGTH } from './log-query/parser'
 import { checkLogQuery, startsBeforeEnd } from './schemas/call-log-search'
@@ -207,3 +208,21 @@ export function sameExplorerState(a: ExplorerState, b: ExplorerState): boolean {
 
 /** The columns a state shows. */
 export const columnsOf = (state: Pick<ExplorerState, 'cols'>): readonly string[] => state.cols ?? DEFAULT_COLUMNS
+
+/** The filter part of a state, as the call log view's codec names it (call-log-view.ts). */
+export function viewOfState(state: ExplorerState): CallLogViewParams {
+  const view: CallLogViewParams = {
+    from: state.from,
+    to: state.to,
+    agentId: state.agent,
+    levels: state.level,
+    types: state.type,
+    q: state.q,
+    query: state.query,
+    callId: state.call,
+    traceId: state.trace,
+    sessionId: state.session,
+  }
+  for (const key of Object.keys(view) as Array<keyof CallLogViewParams>) if (view[key] === undefined) delete view[key]
+  return view
+}

@@ -5,6 +5,8 @@ import { useEffect, useMemo, useState } from 'react'
 import type { LogQueryError } from '../../../src-shared/log-query/ast'
 import { parseLogQuery } from '../../../src-shared/log-query/parser'
 import { QueryHelp } from './query-help'
+import { recordQuery } from './query-history'
+import { QueryHistoryMenu } from './query-history-menu'
 import './call-log-table.css'
 
 interface QueryBoxProps {
@@ -52,6 +54,11 @@ export function QueryBox({ value, onCommit }: QueryBoxProps) {
   }, [value])
   const error = !parsed.ok && debounced === text ? parsed.error : null
   const pick = (example: string) => setText(text.trim() ? `${text.trim()} ${example}` : example)
+  const [historyOpen, setHistoryOpen] = useState(false)
+  const rerun = (query: string) => {
+    setText(query)
+    if (query !== value) onCommit(query)
+  }
 
   return (
     <Group gap={4} align="flex-start" wrap="nowrap" data-testid="query-box">
@@ -64,18 +71,29 @@ export function QueryBox({ value, onCommit }: QueryBoxProps) {
         value={text}
         onChange={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
-          // Enter commits at once (no wait for the pause).
-          if (e.key === 'Enter' && parseLogQuery(text).ok && (text.trim() || undefined) !== value) onCommit(text.trim() || undefined)
+          // Enter commits at once (no wait for the pause), and the query goes into the history.
+          if (e.key === 'Enter' && parseLogQuery(text).ok) {
+            if ((text.trim() || undefined) !== value) onCommit(text.trim() || undefined)
+            recordQuery(text)
+          }
+          // ↓ opens the recent queries (the box is one line: the key has no other use here).
+          if (e.key === 'ArrowDown' && !e.altKey && !e.ctrlKey && !e.metaKey) {
+            e.preventDefault()
+            setHistoryOpen(true)
+          }
         }}
+        aria-keyshortcuts="ArrowDown"
+        aria-description="Press the down arrow for recent queries"
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         error={error ? <ErrorPointer text={debounced} error={error} /> : undefined}
         spellCheck={false}
         autoComplete="off"
         data-testid="query-input"
       />
-      <Box mt={22}>
+      <Group mt={22} gap={0} wrap="nowrap">
+        <QueryHistoryMenu onPick={rerun} opened={historyOpen} setOpened={setHistoryOpen} />
         <QueryHelp onPick={pick} />
-      </Box>
+      </Group>
     </Group>
   )
 }

@@ -57,16 +57,18 @@ export function TimeBounds({ view, setView, fromRef }: ViewProps & { fromRef: Re
   )
 }
 
-/** UTC or the viewer's zone, named with its offset. */
+/** UTC or the viewer's zone, named with its offset; and the zone a link named, while it is another. */
 export function TimeZoneToggle() {
-  const { mode, setMode } = useTimeZone()
+  const { mode, setMode, timeZone } = useTimeZone()
+  const choices = [{ value: 'utc', label: 'UTC' }, { value: 'local', label: `Local (${zoneLabel(localTimeZone())})` }]
+  if (mode === 'zone') choices.push({ value: 'zone', label: zoneLabel(timeZone) })
   return (
     <SegmentedControl
       size="xs"
       aria-label="Show times in"
       value={mode}
       onChange={(m) => setMode(m as TimeZoneMode)}
-      data={[{ value: 'utc', label: 'UTC' }, { value: 'local', label: `Local (${zoneLabel(localTimeZone())})` }]}
+      data={choices}
       data-testid="time-zone-toggle"
     />
   )
