@@ -1,7 +1,7 @@
 import { Box, Group, Text, TextInput } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { LogQueryError } from '../../../src-shared/log-query/ast'
 import { parseLogQuery } from '../../../src-shared/log-query/parser'
 import { QueryHelp } from './query-help'
@@ -41,28 +41,41 @@ export function QueryBox({ value, onCommit }: QueryBoxProps) {
   const [text, setText] = useState(value ?? '')
   const [debounced] = useDebouncedValue(text, 300)
   const parsed = useMemo(() => parseLogQuery(debounced), [debounced])
+  // What this box last sent: a URL that says something else was changed from elsewhere. Compared
+  // with this rather than with the text, since a navigation may render after the next keystroke.
+  const sent = useRef(value)
+  const commit = (query: string | undefined) => {
+    if (query === sent.current) return
+    sent.current = query
+    onCommit(query)
+  }
   useEffect(() => {
-    const next = debounced.trim() || undefined
-    if (parsed.ok && next !== value) onCommit(next)
-    // Only the debounced text drives the URL.
+    // Only the debounced text drives the URL, and only while the box still holds it (Enter may
+    // have sent newer text before the pause ended).
+    if (parsed.ok && debounced === text) commit(debounced.trim() || undefined)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced, parsed])
   useEffect(() => {
-    if ((value ?? '') !== debounced.trim()) setText(value ?? '')
-    // The URL changed from elsewhere (a link, Clear filters, a pivot).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (value === sent.current) return
+    // The URL changed from elsewhere (a link, Clear filters, a pivot, a saved view).
+    sent.current = value
+    setText(value ?? '')
   }, [value])
   const error = !parsed.ok && debounced === text ? parsed.error : null
   const pick = (example: string) => setText(text.trim() ? `${text.trim()} ${example}` : example)
   const [historyOpen, setHistoryOpen] = useState(false)
+  const input = useRef<HTMLInputElement>(null)
   const rerun = (query: string) => {
     setText(query)
-    if (query !== value) onCommit(query)
+    commit(query)
+    // Back to the box, to refine the query just run (after the menu has closed and let go of the keys).
+    setTimeout(() => input.current?.focus())
   }
 
   return (
     <Group gap={4} align="flex-start" wrap="nowrap" data-testid="query-box">
       <TextInput
+        ref={input}
         label="Query"
         size="xs"
         style={{ flex: 1 }}
@@ -72,9 +85,11 @@ export function QueryBox({ value, onCommit }: QueryBoxProps) {
         onChange={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
           // Enter commits at once (no wait for the pause), and the query goes into the history.
-          if (e.key === 'Enter' && parseLogQuery(text).ok) {
-            if ((text.trim() || undefined) !== value) onCommit(text.trim() || undefined)
-            recordQuery(text)
+          // The box's own value: a render may not have caught up with the last keystroke yet.
+          const typed = e.currentTarget.value
+          if (e.key === 'Enter' && parseLogQuery(typed).ok) {
+            commit(typed.trim() || undefined)
+            recordQuery(typed)
           }
           // ↓ opens the recent queries (the box is one line: the key has no other use here).
           if (e.key === 'ArrowDown' && !e.altKey && !e.ctrlKey && !e.metaKey) {

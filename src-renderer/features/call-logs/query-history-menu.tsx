@@ -16,7 +16,7 @@ interface QueryHistoryMenuProps {
 export function QueryHistoryMenu({ onPick, opened, setOpened }: QueryHistoryMenuProps) {
   const history = useQueryHistory()
   return (
-    <Menu opened={opened} onChange={setOpened} position="bottom-end" width={520} shadow="md" withinPortal returnFocus>
+    <Menu opened={opened} onChange={setOpened} position="bottom-end" width={520} shadow="md" withinPortal returnFocus withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <ActionIcon variant="subtle" size="lg" aria-label="Recent queries" data-testid="query-history-button">
           <IconHistory size={18} />

@@ -10,7 +10,6 @@ interface SaveViewDialogProps {
   onClose: () => void
   /** The view as it is now. */
   state: SavedViewState
-  onSaved: (name: string) => void
 }
 
 /** A field's message from the shared schema: the same limits the service holds the request to. */
@@ -23,7 +22,7 @@ function fieldProblems(name: string, description: string, state: SavedViewState)
 }
 
 /** Saves the current view under a name (unique in the store, any case) with an optional description. */
-export function SaveViewDialog({ opened, onClose, state, onSaved }: SaveViewDialogProps) {
+export function SaveViewDialog({ opened, onClose, state }: SaveViewDialogProps) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const [name, setName] = useState('')
@@ -31,9 +30,9 @@ export function SaveViewDialog({ opened, onClose, state, onSaved }: SaveViewDial
   const [tried, setTried] = useState(false)
   const create = useMutation(
     trpc.savedViews.create.mutationOptions({
-      onSuccess: (view) => {
+      // The list read again names the view on screen ("View: …" beside the menu).
+      onSuccess: () => {
         void queryClient.invalidateQueries({ queryKey: trpc.savedViews.list.queryKey() })
-        onSaved(view.name)
         setName('')
         setDescription('')
         setTried(false)

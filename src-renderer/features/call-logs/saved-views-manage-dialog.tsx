@@ -96,7 +96,7 @@ export function ManageViewsDialog({ opened, onClose, views, state, canWrite, onO
                       <Group gap={4} wrap="nowrap" justify="flex-end">
                         <Button size="xs" variant="light" onClick={() => onOpenView(view)} aria-label={`Open ${view.name}`}>Open</Button>
                         <Button size="xs" variant="default" disabled={!canWrite} onClick={() => setRenaming({ id: view.id, name: view.name })} aria-label={`Rename ${view.name}`}>Rename</Button>
-                        <Button size="xs" variant="default" disabled={!canWrite} onClick={() => overwrite(view)} aria-label={`Update ${view.name} with the current view`}>Update with current</Button>
+                        <Button size="xs" variant="default" disabled={!canWrite} onClick={() => overwrite(view)} aria-label={`Update with current view: ${view.name}`}>Update with current</Button>
                         <Button size="xs" variant="default" color="red" disabled={!canWrite} onClick={() => setDeleting(view.id)} aria-label={`Delete ${view.name}`}>Delete</Button>
                       </Group>
                     )}

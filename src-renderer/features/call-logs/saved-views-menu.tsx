@@ -25,7 +25,6 @@ export function SavedViewsMenu({ state, onOpen }: SavedViewsMenuProps) {
   const whoami = useQuery(trpc.tokens.whoami.queryOptions())
   const canWrite = whoami.data?.role === 'admin'
   const [dialog, setDialog] = useState<'save' | 'manage' | 'link' | null>(null)
-  const [saved, setSaved] = useState('')
   const list = views.data ?? []
   const current = useMemo(() => list.find((v) => sameExplorerState(v.state, state)), [list, state])
   const open = (view: SavedView) => {
@@ -37,9 +36,9 @@ export function SavedViewsMenu({ state, onOpen }: SavedViewsMenuProps) {
   return (
     <Group gap="xs" wrap="nowrap">
       <Text size="xs" c="dimmed" role="status" data-testid="current-view" maw={220} truncate="end">
-        {current ? `View: ${current.name}` : saved}
+        {current ? `View: ${current.name}` : ''}
       </Text>
-      <Menu position="bottom-end" width={300} shadow="md" withinPortal>
+      <Menu position="bottom-end" width={300} shadow="md" withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>
           <Button size="xs" variant="default" leftSection={<IconBookmark size={14} />} rightSection={<IconChevronDown size={12} />} data-testid="saved-views-button">
             Views
@@ -73,7 +72,7 @@ export function SavedViewsMenu({ state, onOpen }: SavedViewsMenuProps) {
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <SaveViewDialog opened={dialog === 'save'} onClose={() => setDialog(null)} state={state} onSaved={(name) => setSaved(`Saved as “${name}”`)} />
+      <SaveViewDialog opened={dialog === 'save'} onClose={() => setDialog(null)} state={state} />
       <ManageViewsDialog opened={dialog === 'manage'} onClose={() => setDialog(null)} views={list} state={state} canWrite={canWrite} onOpenView={open} />
       <OpenLinkDialog opened={dialog === 'link'} onClose={() => setDialog(null)} />
     </Group>
