@@ -83,7 +83,7 @@ export function ManageViewsDialog({ opened, onClose, views, state, canWrite, onO
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Text size="xs" ff="monospace">{view.updated_at.slice(0, 16).replace('T', ' ')} UTC</Text>
+                    <Text size="xs" ff="monospace" style={{ whiteSpace: 'nowrap' }}>{view.updated_at.slice(0, 16).replace('T', ' ')} UTC</Text>
                   </Table.Td>
                   <Table.Td>
                     {deleting === view.id ? (
@@ -97,7 +97,7 @@ export function ManageViewsDialog({ opened, onClose, views, state, canWrite, onO
                         <Button size="xs" variant="light" onClick={() => onOpenView(view)} aria-label={`Open ${view.name}`}>Open</Button>
                         <Button size="xs" variant="default" disabled={!canWrite} onClick={() => setRenaming({ id: view.id, name: view.name })} aria-label={`Rename ${view.name}`}>Rename</Button>
                         <Button size="xs" variant="default" disabled={!canWrite} onClick={() => overwrite(view)} aria-label={`Update with current view: ${view.name}`}>Update with current</Button>
-                        <Button size="xs" variant="default" color="red" disabled={!canWrite} onClick={() => setDeleting(view.id)} aria-label={`Delete ${view.name}`}>Delete</Button>
+                        <Button size="xs" variant="light" color="red" disabled={!canWrite} onClick={() => setDeleting(view.id)} aria-label={`Delete ${view.name}`}>Delete</Button>
                       </Group>
                     )}
                   </Table.Td>
