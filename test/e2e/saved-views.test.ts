@@ -39,7 +39,7 @@ const nyOffset = () => new Intl.DateTimeFormat('en-US', { timeZone: NY, timeZone
 
 const contexts: BrowserContext[] = []
 /** A fresh context (its own storage, a zone of its own), signed in, at `hash`, once the table shows. */
-async function openLogs(hash: string, timezoneId = 'Asia/Tokyo'): Promise<{ page: Page; errors: string[] }> {
+async function openLogs(hash: string, timezoneId = 'Asia/Tokyo', link = signInLink): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, timezoneId, reducedMotion: 'reduce' })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
   contexts.push(context)
@@ -47,7 +47,7 @@ async function openLogs(hash: string, timezoneId = 'Asia/Tokyo'): Promise<{ page
   // A step that cannot happen fails at that step, not at the test's time limit.
   page.setDefaultTimeout(10_000)
   const errors = collectErrors(page)
-  await page.goto(signInLink)
+  await page.goto(link)
   await page.getByTestId('signed-in-as').waitFor()
   await page.goto(hash.startsWith('http') ? hash : `${server.url}/console/${hash}`)
   await page.getByTestId('call-log-table').waitFor()
@@ -251,5 +251,34 @@ describe('saved views and permalinks', () => {
     expect((await views()).map((v) => v.name)).toEqual(before.map((v) => v.name))
     // The one error the browser logs: the store's answer to the name taken.
     expect(errors).toEqual(['Failed to load resource: the server responded with a status of 409 (Conflict)'])
+  })
+
+  it('lets a viewer open saved views but not change them, and tells a tenant token they are not for it', async () => {
+    const { mutation } = trpcHttp(() => server.url, () => token)
+    const viewer = await mutation<{ token: string }>('tokens.create', { name: 'views viewer', role: 'viewer' })
+    const tenantId = (await trpc<Array<{ id: string }>>('tenants.list', {}))[0]!.id
+    const tenant = await mutation<{ token: string }>('tokens.create', { name: 'views tenant', role: 'tenant', tenantId })
+    const view = await mutation<View>('savedViews.create', { name: 'For viewers', state: { level: ['error'], cols: ['time', 'message'] } })
+
+    const asViewer = await openLogs('#/logs', 'Asia/Tokyo', `${server.url}/console/#token=${viewer.token}`)
+    await asViewer.page.getByTestId('saved-views-button').click()
+    expect(await asViewer.page.getByTestId('save-view').getAttribute('data-disabled')).toBe('true')
+    expect(await asViewer.page.getByTestId('save-view').innerText()).toBe('Save current view (admin token)')
+    await asViewer.page.getByRole('menuitem', { name: 'For viewers' }).click()
+    await expect.poll(() => Object.fromEntries(params(asViewer.page))).toEqual({ level: 'error', cols: 'time,message' })
+    await expect.poll(() => visibleIds(asViewer.page)).toEqual((await search({ levels: ['error'] })).map((r) => r.id))
+    await asViewer.page.getByTestId('saved-views-button').click()
+    await asViewer.page.getByTestId('manage-views-item').click()
+    await asViewer.page.getByText('Changing views needs an admin token; you can open them.').waitFor()
+    expect(await asViewer.page.getByRole('button', { name: 'Delete For viewers' }).isDisabled()).toBe(true)
+    await screenshot(asViewer.page, 'views-viewer-manage')
+    expect(asViewer.errors).toEqual([])
+
+    const asTenant = await openLogs('#/logs', 'Asia/Tokyo', `${server.url}/console/#token=${tenant.token}`)
+    await asTenant.page.getByTestId('saved-views-button').click()
+    await asTenant.page.getByText('Saved views need an admin or viewer token.').waitFor()
+    expect(await asTenant.page.getByTestId('saved-view-item').count()).toBe(0)
+    expect(asTenant.errors).toEqual([])
+    await mutation('savedViews.remove', { id: view.id })
   })
 })

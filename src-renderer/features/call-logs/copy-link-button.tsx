@@ -1,14 +1,9 @@
 import { Button, Popover, Stack, Text, TextInput } from '@mantine/core'
 import { IconLink } from '@tabler/icons-react'
 import { useState } from 'react'
-import { type ExplorerState, explorerStateToParams } from '../../../src-shared/explorer-state'
+import type { ExplorerState } from '../../../src-shared/explorer-state'
 import { useTRPCClient } from '../../lib/trpc'
-
-/** The hash route of a state: what opens the view in any console, the desktop app's included. */
-export const viewRoute = (state: ExplorerState) => {
-  const params = explorerStateToParams(state).toString()
-  return `#/logs${params ? `?${params}` : ''}`
-}
+import { viewRoute } from './link-route'
 
 /**
  * Where a colleague opens the view: in a browser, this console's own address; in the desktop app,

@@ -1,18 +1,7 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router'
-
-/**
- * The console route a pasted link names: the part after `#` of a console address
- * (`http://127.0.0.1:8787/console/#/logs?query=…`), a bare `#/logs?…`, or `/logs?…`. Null otherwise.
- */
-export function routeOfLink(text: string): string | null {
-  const link = text.trim()
-  const hash = link.indexOf('#/')
-  const route = hash >= 0 ? link.slice(hash + 1) : link.startsWith('/') ? link : null
-  // The sign-in fragment (#token=…) is not a route, and a token is never opened from a pasted link.
-  return route && /^\/[a-z]/i.test(route) ? route : null
-}
+import { routeOfLink } from './link-route'
 
 /**
  * Opens a link to a view in this console: how the desktop app, which has no address bar, opens a

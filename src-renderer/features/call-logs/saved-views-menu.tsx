@@ -21,8 +21,10 @@ interface SavedViewsMenuProps {
  */
 export function SavedViewsMenu({ state, onOpen }: SavedViewsMenuProps) {
   const trpc = useTRPC()
-  const views = useQuery(trpc.savedViews.list.queryOptions())
   const whoami = useQuery(trpc.tokens.whoami.queryOptions())
+  // A tenant token may not read views (they are store-wide): not asked, so no refusal is logged.
+  const tenantToken = whoami.data?.role === 'tenant'
+  const views = useQuery({ ...trpc.savedViews.list.queryOptions(), enabled: whoami.isSuccess && !tenantToken })
   const canWrite = whoami.data?.role === 'admin'
   const [dialog, setDialog] = useState<'save' | 'manage' | 'link' | null>(null)
   const list = views.data ?? []
@@ -31,7 +33,7 @@ export function SavedViewsMenu({ state, onOpen }: SavedViewsMenuProps) {
     setDialog(null)
     onOpen(view.state)
   }
-  const forbidden = errorCode(views.error) === 'FORBIDDEN'
+  const forbidden = tenantToken || errorCode(views.error) === 'FORBIDDEN'
 
   return (
     <Group gap="xs" wrap="nowrap">
