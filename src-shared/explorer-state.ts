@@ -104,7 +104,7 @@ export const savedViewStateSchema = z
   .refine(startsBeforeEnd, { message: 'The range ends before it starts', path: ['to'] })
   .openapi('SavedViewState', {
     description:
-      "The log explorer's state, keyed by its URL parameters (docs/console.md, \"Links and saved views\"): `query` (the query language), `from`/`to` (instants or `now-…`), `agent`, `level`, `type`, `call`, `trace`, `session`, `cols` (table columns: time, level, type, tenant, agent, call, message, details.<key>), `facet` (the details key of the facet panel), `tz` (UTC or an IANA zone) and `live`.",
+      "The log explorer's state, keyed by its URL parameters (docs/api.md, \"Links and saved views\"): `query` (the query language), `from`/`to` (instants or `now-…`), `agent`, `level`, `type`, `call`, `trace`, `session`, `cols` (table columns: time, level, type, tenant, agent, call, message, details.<key>), `facet` (the details key of the facet panel), `tz` (UTC or an IANA zone) and `live`.",
   })
 export type SavedViewState = z.output<typeof savedViewStateSchema>
 

@@ -173,8 +173,16 @@ describe('saved views and permalinks', () => {
     await expect.poll(() => params(page).get('query')).toBe('type:llm')
     expect(await queryBox(page).inputValue()).toBe('type:llm')
     await expect.poll(() => visibleIds(page)).toEqual((await search({ query: 'type:llm' })).map((r) => r.id))
-    // The keys are back in the box.
-    await expect.poll(() => page.evaluate(`document.activeElement?.getAttribute('data-testid')`)).toBe('query-input')
+    // The keys are back in the box; Escape closes the list and gives them back too.
+    const focusedTestId = () => page.evaluate(`document.activeElement?.getAttribute('data-testid')`)
+    await expect.poll(focusedTestId).toBe('query-input')
+    await page.keyboard.press('ArrowDown')
+    await page.getByTestId('query-history').waitFor()
+    await expect.poll(() => page.evaluate(`document.activeElement?.textContent`)).toBe('type:llm')
+    await page.keyboard.press('Escape')
+    await page.getByTestId('query-history').waitFor({ state: 'hidden' })
+    await expect.poll(focusedTestId).toBe('query-input')
+    expect(params(page).get('query')).toBe('type:llm')
 
     // Kept across a reload (this console's storage), then cleared.
     await page.reload()

@@ -981,7 +981,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description The log explorer's state, keyed by its URL parameters (docs/console.md, "Links and saved views"): `query` (the query language), `from`/`to` (instants or `now-…`), `agent`, `level`, `type`, `call`, `trace`, `session`, `cols` (table columns: time, level, type, tenant, agent, call, message, details.<key>), `facet` (the details key of the facet panel), `tz` (UTC or an IANA zone) and `live`. */
+        /** @description The log explorer's state, keyed by its URL parameters (docs/api.md, "Links and saved views"): `query` (the query language), `from`/`to` (instants or `now-…`), `agent`, `level`, `type`, `call`, `trace`, `session`, `cols` (table columns: time, level, type, tenant, agent, call, message, details.<key>), `facet` (the details key of the facet panel), `tz` (UTC or an IANA zone) and `live`. */
         SavedViewState: {
             query?: string;
             from?: string;

@@ -68,8 +68,17 @@ export function QueryBox({ value, onCommit }: QueryBoxProps) {
   const rerun = (query: string) => {
     setText(query)
     commit(query)
-    // Back to the box, to refine the query just run (after the menu has closed and let go of the keys).
-    setTimeout(() => input.current?.focus())
+    recordQuery(query)
+  }
+  // Closing the list (a query picked, Escape) gives the keys back to the box, to refine the query;
+  // unless a click outside put them somewhere else.
+  const setHistory = (open: boolean) => {
+    setHistoryOpen(open)
+    if (open) return
+    setTimeout(() => {
+      const at = document.activeElement
+      if (at === null || at === document.body || at.closest('[data-menu-dropdown]')) input.current?.focus()
+    })
   }
 
   return (
@@ -106,7 +115,7 @@ export function QueryBox({ value, onCommit }: QueryBoxProps) {
         data-testid="query-input"
       />
       <Group mt={22} gap={0} wrap="nowrap">
-        <QueryHistoryMenu onPick={rerun} opened={historyOpen} setOpened={setHistoryOpen} />
+        <QueryHistoryMenu onPick={rerun} opened={historyOpen} setOpened={setHistory} />
         <QueryHelp onPick={pick} />
       </Group>
     </Group>

@@ -2,6 +2,12 @@ import { ActionIcon, Menu, Text } from '@mantine/core'
 import { IconHistory, IconTrash } from '@tabler/icons-react'
 import { clearQueryHistory, useQueryHistory } from './query-history'
 
+/**
+ * What closes the list from outside: Mantine's Menu also counts a key pressed outside it, and the ↓
+ * that opens it from the box is one (Escape still closes it, from inside).
+ */
+const OUTSIDE = ['mousedown', 'touchstart']
+
 interface QueryHistoryMenuProps {
   /** Runs a query again. */
   onPick: (query: string) => void
@@ -10,13 +16,13 @@ interface QueryHistoryMenuProps {
 }
 
 /**
- * The recent queries, newest first: a menu (arrows move, Enter runs, Escape closes and gives the
- * keys back to the query box), opened by its button or by ↓ in the box.
+ * The recent queries, newest first: a menu (arrows move, Enter runs, Escape closes), opened by its
+ * button or by ↓ in the box; closing it gives the keys back to the box (query-box.tsx).
  */
 export function QueryHistoryMenu({ onPick, opened, setOpened }: QueryHistoryMenuProps) {
   const history = useQueryHistory()
   return (
-    <Menu opened={opened} onChange={setOpened} position="bottom-end" width={520} shadow="md" withinPortal returnFocus withInitialFocusPlaceholder={false}>
+    <Menu opened={opened} onChange={setOpened} position="bottom-end" width={520} shadow="md" withinPortal returnFocus={false} withInitialFocusPlaceholder={false} clickOutsideEvents={OUTSIDE}>
       <Menu.Target>
         <ActionIcon variant="subtle" size="lg" aria-label="Recent queries" data-testid="query-history-button">
           <IconHistory size={18} />

@@ -28,7 +28,8 @@ export function SavedViewsMenu({ state, onOpen }: SavedViewsMenuProps) {
   const canWrite = whoami.data?.role === 'admin'
   const [dialog, setDialog] = useState<'save' | 'manage' | 'link' | null>(null)
   const list = views.data ?? []
-  const current = useMemo(() => list.find((v) => sameExplorerState(v.state, state)), [list, state])
+  // A view saved without a zone (over REST) opens in the viewer's own: any zone shown is its.
+  const current = useMemo(() => list.find((v) => sameExplorerState(v.state, v.state.tz ? state : { ...state, tz: undefined })), [list, state])
   const open = (view: SavedView) => {
     setDialog(null)
     onOpen(view.state)

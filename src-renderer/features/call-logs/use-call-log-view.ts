@@ -21,7 +21,10 @@ export function useCallLogView() {
   const [params, setParams] = useSearchParams()
   const parsed = useMemo(() => parseExplorerParams(params, PAGE_PARAMS), [params])
   const { state } = parsed
-  const view = useMemo(() => viewOfState(state), [state])
+  // The same filter, the same object: a change of columns, zone or open line is not a new filter
+  // (the page clears its selection and memoized parts redraw on a new one).
+  const viewKey = JSON.stringify(viewOfState(state))
+  const view = useMemo(() => JSON.parse(viewKey) as CallLogViewParams, [viewKey])
   const line = state.line ?? null
   // Both setters read the current URL through the updater form, so they can stay the same
   // functions for the page's lifetime (memoized children do not re-render for a new setter).
