@@ -21,6 +21,7 @@ import { createSourcesService } from './modules/sources/sources.service'
 import { createSquadsService } from './modules/squads/squads.service'
 import { createTenantsService } from './modules/tenants/tenants.service'
 import { createTokenService } from './modules/tokens/tokens.service'
+import { createSavedViewsService } from './modules/saved-views/saved-views.service'
 import { seedJob } from './modules/database/database.write-jobs'
 import { floorToHour, type SeedResult } from './seed'
 import type { SeedScaleName } from './seed/scales'
@@ -103,6 +104,7 @@ export async function createService(options: ServiceOptions) {
     sipTrunks: createSipTrunksService(handle.db),
     calls,
     webhooks,
+    savedViews: createSavedViewsService(handle.db),
     /** What the live tails wait on; `waiting()` counts them. */
     storeWatch,
     /** Demo data written because the database was new, if any. */

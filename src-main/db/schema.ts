@@ -502,7 +502,19 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
   webhook_inbox: WebhookInboxTable
+  saved_views: SavedViewsTable
 }
+
+/** A saved view of the log explorer (migration 0015); `state` is JSON text (src-shared/explorer-state.ts). */
+export interface SavedViewsTable {
+  id: string
+  name: string
+  description: string | null
+  state: string
+  created_at: string
+  updated_at: string
+}
+export type SavedViewRow = Selectable<SavedViewsTable>
 
 export type TenantRow = Selectable<TenantsTable>
 export type NewTenant = Insertable<TenantsTable>

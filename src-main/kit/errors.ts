@@ -23,9 +23,20 @@ export class InvalidInputError extends Error {
   }
 }
 
+/**
+ * The request is well formed but clashes with what the store holds (a name another record has):
+ * the same request may succeed later, unlike a 422. REST 409, tRPC CONFLICT.
+ */
+export class ConflictError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConflictError'
+  }
+}
+
 export interface ErrorStatus {
   /** The REST status, with `{ detail: message }` as the body. */
-  http: 400 | 403 | 404
+  http: 400 | 403 | 404 | 409
   trpc: TRPC_ERROR_CODE_KEY
 }
 
@@ -34,6 +45,7 @@ const ERROR_STATUS: ReadonlyArray<[new (...args: never[]) => Error, ErrorStatus]
   [NotFoundError, { http: 404, trpc: 'NOT_FOUND' }],
   [ForbiddenError, { http: 403, trpc: 'FORBIDDEN' }],
   [InvalidInputError, { http: 400, trpc: 'BAD_REQUEST' }],
+  [ConflictError, { http: 409, trpc: 'CONFLICT' }],
 ]
 
 /** How a transport answers a service error; null for anything else (a bug: 500, logged). */

@@ -14,6 +14,7 @@ import { tenantsRouter } from '../modules/tenants/tenants.router'
 import { sourcesRouter } from '../modules/sources/sources.router'
 import { tokensRouter } from '../modules/tokens/tokens.router'
 import { webhooksRouter } from '../modules/webhooks/webhooks.router'
+import { savedViewsRouter } from '../modules/saved-views/saved-views.router'
 import { router } from '../kit/trpc'
 import type { Service } from '../service'
 
@@ -36,6 +37,7 @@ export const createAppRouter = (service: Service) =>
     sources: sourcesRouter(service.sources),
     settings: settingsRouter(service.database),
     webhooks: webhooksRouter(service.webhooks),
+    savedViews: savedViewsRouter(service.savedViews),
   })
 
 /** The router's type: all the renderer knows of the main process (src-renderer/lib/trpc.ts). */

@@ -10,6 +10,7 @@ import { importRoutes } from '../modules/imports/imports.routes'
 import { providerRoutes } from '../modules/providers/providers.routes'
 import { sessionRoutes } from '../modules/sessions/sessions.routes'
 import { callRoutes } from '../modules/calls/calls.routes'
+import { savedViewRoutes } from '../modules/saved-views/saved-views.routes'
 import { sipTrunkRoutes } from '../modules/sip-trunks/sip-trunks.routes'
 import { squadRoutes } from '../modules/squads/squads.routes'
 import { tenantRoutes } from '../modules/tenants/tenants.routes'
@@ -97,6 +98,7 @@ export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: 
   app.route('/', callLogStreamRoutes(service.callLogs, authenticate))
   app.route('/', callLogCountByRoutes(service.callLogs, authenticate))
   app.route('/', webhookRoutes(service.webhooks, authenticate))
+  app.route('/', savedViewRoutes(service.savedViews, authenticate))
   mountTrpc(app, createAppRouter(service), authenticate, runtime ?? { mode: 'headless', listenerUrl: null })
   mountOpenApi(app)
   mountConsole(app, uiRoot ?? null)

@@ -37,7 +37,7 @@ export function checkLogQuery(text: string, ctx: z.RefinementCtx): void {
  * Whether the range can hold anything: two instants or two relative bounds are compared; an instant
  * against a relative bound depends on when it is read, which the service checks then (resolveFilter).
  */
-function startsBeforeEnd(f: { from?: string; to?: string }): boolean {
+export function startsBeforeEnd(f: { from?: string; to?: string }): boolean {
   if (!f.from || !f.to) return true
   const from = relativeOffsetMs(f.from)
   const to = relativeOffsetMs(f.to)

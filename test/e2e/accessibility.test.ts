@@ -77,6 +77,8 @@ beforeAll(async () => {
   const revoked = await trpcMutation<{ token: string; record: { id: string } }>('tokens.create', { name: 'a11y revoked', role: 'viewer' })
   await trpcMutation('tokens.revoke', { id: revoked.record.id })
   ids.revokedToken = revoked.token
+  // A saved view, so the explorer's views menu and dialog list one.
+  await trpcMutation('savedViews.create', { name: 'Errors, last 7 days', description: 'Carrier and tool failures', state: { query: 'level:error', from: 'now-7d', cols: ['time', 'level', 'message', 'details.provider'] } })
 }, 120_000)
 
 afterAll(async () => {
@@ -179,6 +181,54 @@ const VISITS: Visit[] = [
     await p.getByTestId('count-by-key').click()
     await p.getByRole('option', { name: 'details.provider' }).waitFor()
   }),
+  // Saved views and links (issue 17 pt 5): the menu, the dialogs, the columns, the recent queries, a bad link.
+  page_('call-logs-views-menu', () => '#/logs?query=level%3Aerror&from=now-7d&cols=time,level,message,details.provider', async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    await p.getByTestId('saved-views-button').click()
+    await p.getByTestId('saved-view-item').first().waitFor()
+  }),
+  page_('call-logs-save-view-dialog', () => '#/logs?level=error', async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    await p.getByTestId('saved-views-button').click()
+    await p.getByTestId('save-view').click()
+    await p.getByTestId('save-view-name').fill('Errors, last 7 days')
+    await p.getByTestId('save-view-submit').click()
+    await p.getByText(/already exists/).waitFor()
+  }),
+  page_('call-logs-manage-views', () => '#/logs', async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    await p.getByTestId('saved-views-button').click()
+    await p.getByTestId('manage-views-item').click()
+    await p.getByRole('button', { name: /^Delete / }).first().click()
+    await p.getByTestId('confirm-delete-view').waitFor()
+  }),
+  page_('call-logs-open-link-dialog', () => '#/logs', async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    await p.getByTestId('saved-views-button').click()
+    await p.getByTestId('open-link').click()
+    await p.getByTestId('open-link-submit').click()
+    await p.getByText(/^Paste a Callscope link/).waitFor()
+  }),
+  page_('call-logs-column-chooser', () => '#/logs?cols=time,level,tenant,message,details.provider', async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    await p.getByTestId('column-chooser').click()
+    await p.getByTestId('details-column-key').fill('bad key')
+    await p.getByText('Letters, digits, _ and - with dots between parts').waitFor()
+  }),
+  page_('call-logs-copied-link', () => '#/logs?level=error&tz=Europe/Paris', async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    await p.getByTestId('copy-link').click()
+    await p.getByTestId('copied-link-text').waitFor()
+  }),
+  page_('call-logs-query-history', () => '#/logs', async (p) => {
+    await p.getByTestId('call-log-row').first().waitFor()
+    const box = p.getByLabel('Query', { exact: true })
+    await box.fill('level:error imeout')
+    await box.press('Enter')
+    await box.press('ArrowDown')
+    await p.getByTestId('query-history-item').first().waitFor()
+  }),
+  page_('call-logs-link-notice', () => '#/logs?level=error,fatal&tz=Mars/Olympus&theme=dark', testId('link-notice')),
   page_('call-logs-empty', () => '#/logs?q=zzqx', (p) => p.getByText('No log line matches this filter.').waitFor()),
   page_('call-logs-query-error', () => `#/logs?query=${encodeURIComponent('level:error (imeout')}`, testId('query-error')),
   page_('call-logs-query-help', () => `#/logs?query=${encodeURIComponent('imeout OR "rate limit"')}`, async (p) => {

@@ -368,6 +368,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List saved views
+         * @description Not one of the service interface's operations: the log explorer's saved views (docs/api.md, "Saved views"). Every view of the store, by name ignoring case. Admin and viewer tokens; a tenant token is refused (403): views are store-wide and may name any tenant.
+         */
+        get: operations["list_saved_views"];
+        put?: never;
+        /**
+         * Save a view
+         * @description Not one of the service interface's operations: the log explorer's saved views (docs/api.md, "Saved views"). A name (unique in the store, ignoring case), an optional description and the explorer's state. Admin only. A name another view has is a 409.
+         */
+        post: operations["create_saved_view"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a saved view
+         * @description Not one of the service interface's operations: the log explorer's saved views (docs/api.md, "Saved views"). Admin and viewer tokens.
+         */
+        get: operations["get_saved_view"];
+        /**
+         * Replace a saved view
+         * @description Not one of the service interface's operations: the log explorer's saved views (docs/api.md, "Saved views"). Name, description and state replaced (a description left out becomes none). Admin only.
+         */
+        put: operations["replace_saved_view"];
+        post?: never;
+        /**
+         * Delete a saved view
+         * @description Not one of the service interface's operations: the log explorer's saved views (docs/api.md, "Saved views"). Admin only.
+         */
+        delete: operations["delete_saved_view"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a saved view
+         * @description Not one of the service interface's operations: the log explorer's saved views (docs/api.md, "Saved views"). Changes the fields given: a rename, a new description, the state of now. Admin only.
+         */
+        patch: operations["update_saved_view"];
+        trace?: never;
+    };
 }
 export interface webhooks {
     "call.started": {
@@ -1653,6 +1709,61 @@ export interface components {
             event_type: string | null;
             call_id: string | null;
         };
+        SavedViewList: {
+            /** @description By name, ignoring case */
+            views: components["schemas"]["SavedView"][];
+        };
+        SavedView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            state: components["schemas"]["SavedViewState"];
+            /** @example 2026-11-24T10:00:00.000Z */
+            created_at: string;
+            /**
+             * @description Last change of its name, description or state
+             * @example 2026-11-24T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description The log explorer's state, keyed by its URL parameters (docs/api.md, "Links and saved views"): `query` (the query language), `from`/`to` (instants or `now-…`), `agent`, `level`, `type`, `call`, `trace`, `session`, `cols` (table columns: time, level, type, tenant, agent, call, message, details.<key>), `facet` (the details key of the facet panel), `tz` (UTC or an IANA zone) and `live`. */
+        SavedViewState: {
+            query?: string;
+            from?: string;
+            to?: string;
+            /** Format: uuid */
+            agent?: string;
+            level?: ("debug" | "info" | "warning" | "error" | "critical")[];
+            type?: string[];
+            call?: string;
+            trace?: string;
+            session?: string;
+            cols?: string[];
+            facet?: string;
+            tz?: string;
+            live?: boolean;
+        };
+        SavedViewInput: {
+            /**
+             * @description 1 to 100 characters once trimmed, one line; unique in the store, ignoring case
+             * @example Timeouts, last 24 hours
+             */
+            name: string;
+            /** @description Up to 1000 characters; empty or null for none */
+            description?: string | null;
+            state: components["schemas"]["SavedViewState"];
+        };
+        SavedViewPatch: {
+            /**
+             * @description 1 to 100 characters once trimmed, one line; unique in the store, ignoring case
+             * @example Timeouts, last 24 hours
+             */
+            name?: string;
+            /** @description Up to 1000 characters; empty or null for none */
+            description?: string | null;
+            state?: components["schemas"]["SavedViewState"];
+        };
     };
     responses: never;
     parameters: never;
@@ -2772,6 +2883,373 @@ export interface operations {
                 };
             };
             /** @description Missing or malformed headers, or a body that is not JSON */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_saved_views: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewList"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_saved_view: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewInput"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the view */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Clashes with what the store holds (a name another record has) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_saved_view: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The view id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    replace_saved_view: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The view id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewInput"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Clashes with what the store holds (a name another record has) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_saved_view: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The view id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_saved_view: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The view id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewPatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token lacks the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description No such resource visible to this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Clashes with what the store holds (a name another record has) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -12,6 +12,7 @@ import { pulledAnswers } from './0010-pulled-answers'
 import { pullSyncs } from './0011-pull-syncs'
 import { callListIndexes } from './0012-call-list-indexes'
 import { logQuery } from './0014-log-query'
+import { savedViews } from './0015-saved-views'
 import { webhooks } from './0016-webhooks'
 import { sources } from './0018-sources'
 
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '0011-pull-syncs': pullSyncs,
   '0012-call-list-indexes': callListIndexes,
   '0014-log-query': logQuery,
+  '0015-saved-views': savedViews,
   '0016-webhooks': webhooks,
   '0018-sources': sources,
 }

@@ -35,6 +35,9 @@ export const PERSONAL_COLUMNS: ReadonlyArray<{ table: keyof Database; columns: R
   { table: 'webhook_deliveries', columns: { payload: 'json' } },
   { table: 'webhook_attempts', columns: { response_excerpt: 'text' } },
   { table: 'webhook_inbox', columns: { body: 'text' } },
+  // A view's name, description and query may quote a caller (a number, a name): scrubbed as the
+  // lines are, with the same stand-ins, so a redacted pack's views still find the redacted lines.
+  { table: 'saved_views', columns: { name: 'text', description: 'text', state: 'json' } },
 ]
 
 export interface RedactionCounts {

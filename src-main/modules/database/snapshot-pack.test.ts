@@ -42,6 +42,9 @@ function fill(sqlite: BetterSqlite3.Database): void {
     ORIGIN, T, T, T, T, JSON.stringify([{ step: 'sessions', reason: `GET ${ORIGIN}/agents answered 503` }]), 'backend.acme-internal.example:8443 went away')
   run(`insert into pull_cursors (source, key, value, updated_at) values (?, 'logs', '{}', ?)`, ORIGIN, T)
   run(`insert into pulled_documents (source, kind, key, body, fetched_at, pull_id) values (?, 'session', 'k', ?, ?, 'p1')`, ORIGIN, JSON.stringify({ user_id: USER, preview: 'my name is Carmen Jiménez' }), T)
+  // A saved view quoting the caller: kept in every pack, scrubbed in a redacted one.
+  run(`insert into saved_views (id, name, description, state, created_at, updated_at) values ('v1', ?, ?, ?, ?, ?)`,
+    `Calls from ${CALLER}`, `Carmen Jiménez's complaint`, JSON.stringify({ query: `"${CALLER}" level:error`, from: 'now-7d', cols: ['time', 'message'] }), T, T)
   // Planner statistics: sqlite_stat4 keeps sample rows of every index, token hashes and origins included.
   sqlite.exec('analyze')
 }
@@ -72,6 +75,8 @@ describe('writeSnapshot', () => {
     expect(pack.prepare('select failure from pulls').pluck().get()).toBe(`${new URL(sources[0]!).host} went away`)
     expect(pack.prepare('select key from settings').pluck().all()).toEqual(['theme'])
     expect(pack.prepare('select count(*) from call_logs').pluck().get()).toBe(2)
+    // Views hold no secret: a pack carries them as they are.
+    expect(pack.prepare('select name, state from saved_views').get()).toEqual({ name: `Calls from ${CALLER}`, state: JSON.stringify({ query: `"${CALLER}" level:error`, from: 'now-7d', cols: ['time', 'message'] }) })
     expect(pack.prepare('select content from messages where position = 1').pluck().get()).toContain(EMAIL)
     expect(pack.pragma('foreign_key_check')).toEqual([])
     pack.close()
@@ -97,6 +102,11 @@ describe('writeSnapshot', () => {
     const contents = pack.prepare('select content from messages order by position').pluck().all()
     expect(contents[0]).toBe('Hi, this is Aria from Northwind Health.')
     expect(contents[2]).toMatch(new RegExp(`^Thanks, ${person}\\. Person [0-9a-f]{4} will call you back\\.$`))
+    // A saved view: the caller's stand-in is the calls table's, so its query finds the redacted lines.
+    const view = pack.prepare('select name, description, state from saved_views').get() as { name: string; description: string; state: string }
+    expect(view.name).toBe(`Calls from ${phone}`)
+    expect(view.description).toMatch(/^Person [0-9a-f]{4}'s complaint$/)
+    expect(JSON.parse(view.state)).toEqual({ query: `"${phone}" level:error`, from: 'now-7d', cols: ['time', 'message'] })
     expect(pack.prepare('select meta_data from tenants').pluck().get()).toMatch(/^\{"account_manager":"Person [0-9a-f]{4}","seats":12345678901234567890\}$/)
     const matches = (q: string) => pack.prepare('select count(*) from call_logs_fts where call_logs_fts match ?').pluck().get(q)
     expect(matches('Jiménez')).toBe(0)

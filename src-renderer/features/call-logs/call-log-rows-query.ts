@@ -1,9 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { TRPCOptionsProxy } from '@trpc/tanstack-react-query'
-import { viewFromSearchParams } from '../../../src-shared/call-log-view'
 import type { CallLogFilterInput } from '../../../src-shared/schemas/call-log-search'
 import type { AppRouter } from '../../lib/trpc'
-import { toFilter } from './use-call-log-view'
 
 const PAGE_SIZE = 200
 
@@ -17,10 +15,11 @@ export const callLogRowsOptions = (trpc: TRPCOptionsProxy<AppRouter>, filter: Ca
  * issuing it after the render and commit of the new filter.
  */
 export function prefetchCallLogRows(queryClient: QueryClient, trpc: TRPCOptionsProxy<AppRouter>, search: string): void {
-  const filter = toFilter(viewFromSearchParams(new URLSearchParams(search)))
   // Facets and histogram still being counted belong to the filter being left; cancelling them
   // (their requests abort, the server stops at its next slice) frees the connection for the rows.
   void queryClient.cancelQueries({ queryKey: trpc.callLogs.facets.queryKey() })
   void queryClient.cancelQueries({ queryKey: trpc.callLogs.histogram.queryKey() })
-  void queryClient.prefetchInfiniteQuery(callLogRowsOptions(trpc, filter))
+  // The link is read by the page's own reader (zod, in a chunk of its own, which the page needs
+  // too), so the filter prefetched is the one the page asks for, and a bad value is never sent.
+  void import('./link-filter').then(({ filterOfLink }) => queryClient.prefetchInfiniteQuery(callLogRowsOptions(trpc, filterOfLink(search))))
 }

@@ -1,11 +1,9 @@
 import { Box, Center, Loader, Text } from '@mantine/core'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useRef } from 'react'
+import { memo, useEffect, useMemo, useRef } from 'react'
 import type { CallLogLine } from '../../lib/api-types'
-import { formatLogTime, shortId, zoneLabel } from './format'
+import { columnSpecs, gridTemplate } from './call-log-columns'
 import { useTimeZone } from './time-zone'
-import { HighlightedMessage } from './highlighted-message'
-import { LogLevelBadge } from './log-level-badge'
 import './call-log-table.css'
 
 /** Fixed: the virtualizer never measures, rows never shift, a million rows scroll like ten. */
@@ -14,6 +12,9 @@ export const ROW_HEIGHT = 30
 interface CallLogTableProps {
   rows: CallLogLine[]
   agentNames: Map<string, string>
+  tenantNames: Map<string, string>
+  /** The view's columns, in order (call-log-columns.tsx). */
+  columns: readonly string[]
   selectedIndex: number
   onSelect: (index: number) => void
   onOpen: (index: number) => void
@@ -26,15 +27,17 @@ interface CallLogTableProps {
   toTop?: number
 }
 
-
 /**
  * Memoized: while a new filter's rows load, the page re-renders with the previous rows (kept as
  * placeholder data), and re-rendering a screenful of rows would delay the request for the new ones.
  */
-export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selectedIndex, onSelect, onOpen, hasMore, loadingMore, loadMore, onTopChange, toTop }: CallLogTableProps) {
+export const CallLogTable = memo(function CallLogTable({ rows, agentNames, tenantNames, columns, selectedIndex, onSelect, onOpen, hasMore, loadingMore, loadMore, onTopChange, toTop }: CallLogTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const atTop = useRef(true)
   const { timeZone } = useTimeZone()
+  const specs = useMemo(() => columnSpecs(columns), [columns])
+  const template = useMemo(() => gridTemplate(specs), [specs])
+  const ctx = { timeZone, agentNames, tenantNames }
   const virtualizer = useVirtualizer({
     count: rows.length + (hasMore ? 1 : 0),
     getScrollElement: () => scrollRef.current,
@@ -75,10 +78,10 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
 
   return (
     <Box className="cs-logs-table" role="table" aria-label="Call logs" aria-rowcount={hasMore ? -1 : rows.length + 1} data-testid="call-log-table">
-      <div className="cs-logs-header" role="row" aria-rowindex={1}>
-        {[`Time (${zoneLabel(timeZone)})`, 'Level', 'Type', 'Message', 'Agent', 'Call'].map((c) => (
-          <div key={c} role="columnheader">
-            {c}
+      <div className="cs-logs-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }} data-testid="call-log-columns">
+        {specs.map((c) => (
+          <div key={c.name} role="columnheader" data-column={c.name}>
+            {c.header(ctx)}
           </div>
         ))}
       </div>
@@ -105,7 +108,7 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
                 data-id={row.id}
                 data-index={item.index}
                 className="cs-logs-row"
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}
                 onFocus={() => {
                   if (!selected) onSelect(item.index)
                 }}
@@ -121,24 +124,11 @@ export const CallLogTable = memo(function CallLogTable({ rows, agentNames, selec
                   onOpen(item.index)
                 }}
               >
-                <div role="cell" className="cs-logs-mono">
-                  {formatLogTime(row.timestamp, timeZone)}
-                </div>
-                <div role="cell">
-                  <LogLevelBadge level={row.log_level} />
-                </div>
-                <div role="cell" className="cs-logs-mono">
-                  {row.log_type}
-                </div>
-                <div role="cell" className="cs-logs-message" title={row.message} data-testid="call-log-message">
-                  <HighlightedMessage message={row.message} highlights={row.highlights} />
-                </div>
-                <div role="cell" className="cs-logs-dim">
-                  {row.agent_id ? (agentNames.get(row.agent_id) ?? shortId(row.agent_id)) : '—'}
-                </div>
-                <div role="cell" className="cs-logs-mono">
-                  {shortId(row.call_id)}
-                </div>
+                {specs.map((c) => (
+                  <div key={c.name} role="cell" className={c.className} title={c.title?.(row)} data-testid={c.testId}>
+                    {c.cell(row, ctx)}
+                  </div>
+                ))}
               </div>
             )
           })}

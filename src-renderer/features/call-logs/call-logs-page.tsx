@@ -20,6 +20,11 @@ import { VolumeHistogram } from './volume-histogram'
 import './call-logs-page.css'
 import { LiveSwitch, NewLinesBar } from './live-controls'
 import { useLiveTail } from './use-live-tail'
+import { columnsOf } from '../../../src-shared/explorer-state'
+import { LinkNotice } from './link-notice'
+import { useRecordSettledQuery } from './query-history'
+import { LinkTimeZone } from './time-zone'
+import { ViewControls } from './view-controls'
 
 
 const isTyping = (target: EventTarget | null) =>
@@ -31,11 +36,18 @@ const isControl = (target: EventTarget | null) =>
 
 export function CallLogsPage() {
   const trpc = useTRPC()
-  const { view, line, setView, setLine, live, setLive } = useCallLogView()
+  const { view, state, line, setView, setState, setLine, openState, live, setLive, ignored, dismissIgnored } = useCallLogView()
   const filter = useMemo(() => toFilter(view), [view])
   // A hand-edited link may hold a query that does not parse: the box says where; nothing is asked of the server.
   const queryOk = useMemo(() => !view.query || parseLogQuery(view.query).ok, [view.query])
+  useRecordSettledQuery(view.query, queryOk)
+  // Same columns, same array: the memoized table does not redraw for another filter's URL change.
+  const colsKey = state.cols?.join(',')
+  const columns = useMemo(() => columnsOf({ cols: colsKey?.split(',') }), [colsKey])
+  const linkZone = useMemo(() => ({ zone: state.tz, setZone: (tz: string) => setState({ tz }) }), [state.tz, setState])
   const agents = useQuery(trpc.agents.list.queryOptions())
+  const tenants = useQuery({ ...trpc.tenants.list.queryOptions(), enabled: columns.includes('tenant') })
+  const tenantNames = useMemo(() => new Map((tenants.data ?? []).map((t) => [t.id, t.name])), [tenants.data])
   const logs = useInfiniteQuery({ ...callLogRowsOptions(trpc, filter), placeholderData: keepPreviousData, enabled: queryOk })
   // Rows first: the service answers one query at a time, and facets and the histogram over a
   // million lines take hundreds of ms. They start once the rows of this filter are in.
@@ -115,6 +127,7 @@ export function CallLogsPage() {
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage])
 
   return (
+    <LinkTimeZone.Provider value={linkZone}>
     <Stack gap="sm" h="calc(100dvh - 44px - 2 * var(--mantine-spacing-md))" data-testid="call-logs-page">
       <Group justify="space-between">
         <Group gap="sm" align="baseline">
@@ -126,15 +139,17 @@ export function CallLogsPage() {
         <Group gap="md">
           <CountByPicker filter={filter} enabled={rowsReady} />
           <LiveSwitch live={live} tail={tail} onChange={setLive} />
+          <ViewControls state={state} filter={filter} setState={setState} openState={openState} />
           <ExportButtons view={view} />
         </Group>
       </Group>
+      <LinkNotice ignored={ignored} onClose={dismissIgnored} />
       <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={facets.data} />
       <PivotChips view={view} setView={setView} />
       {/* Facets beside the lines, not above them: on a laptop's short screen they would push the table out of view. */}
       <div className="call-logs-body">
         <aside className="call-logs-facets" aria-label="Facets">
-          <FacetPanel view={view} setView={setView} facets={facets.data} filter={filter} enabled={rowsReady} counting={facets.isFetching} error={facets.error?.message} />
+          <FacetPanel view={view} setView={setView} facets={facets.data} filter={filter} enabled={rowsReady} counting={facets.isFetching} error={facets.error?.message} detailsKey={state.facet} setDetailsKey={(facet) => setState({ facet })} />
         </aside>
         <Stack gap="sm" className="call-logs-main">
           <VolumeHistogram filter={filter} enabled={rowsReady} view={view} setView={setView} />
@@ -146,6 +161,8 @@ export function CallLogsPage() {
               <CallLogTable
                 rows={rows}
                 agentNames={agentNames}
+                tenantNames={tenantNames}
+                columns={columns}
                 selectedIndex={selected}
                 onSelect={setSelected}
                 onOpen={openRow}
@@ -161,5 +178,6 @@ export function CallLogsPage() {
       </div>
       <CallLogDetails id={line} onClose={() => setLine(null)} onPick={(id) => setLine(id)} setView={pivot} />
     </Stack>
+    </LinkTimeZone.Provider>
   )
 }

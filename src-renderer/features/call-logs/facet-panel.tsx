@@ -1,7 +1,6 @@
 import { Button, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core'
 import { useLocalStorage } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
 import { excludedTerms, facetTerm, termState, withFacetTerm } from '../../../src-shared/log-query/facet-terms'
 import { DETAILS_FACET_LINES, DETAILS_KEYS_LINES, type CallLogFacets, type DetailsFacet, type NamedFacetCount } from '../../../src-shared/schemas/call-log-facets'
@@ -22,6 +21,9 @@ interface FacetPanelProps {
   counting: boolean
   /** Why the counts could not be had (a query stopped at its budget says which part is slow). */
   error?: string
+  /** The details key whose values are counted: part of the view's link (`facet=`). */
+  detailsKey?: string
+  setDetailsKey: (key: string | undefined) => void
 }
 
 /** A tenant or agent goes into the query by name when no other has it (names match any case), else by id. */
@@ -48,10 +50,10 @@ const detailsLabel = (value: DetailsFacet['values'][number]['value']) => (typeof
  * is applied is written where it can be read and edited; level and type filter in through their
  * existing filters (every other value stays counted beside them) and out through the query.
  */
-export function FacetPanel({ view, setView, facets, filter, enabled, counting, error }: FacetPanelProps) {
+export function FacetPanel({ view, setView, facets, filter, enabled, counting, error, detailsKey, setDetailsKey }: FacetPanelProps) {
   const trpc = useTRPC()
   const [open, setOpen] = useLocalStorage({ key: 'callscope.facets.open', defaultValue: true })
-  const [key, setKey] = useState<string | null>(null)
+  const key = detailsKey ?? null
   const keys = useQuery({ ...trpc.callLogs.detailsKeys.queryOptions({ filter }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: enabled && open })
   const details = useQuery({
     ...trpc.callLogs.detailsFacet.queryOptions({ filter, key: key ?? '' }, ABORT_WHEN_SUPERSEDED),
@@ -121,9 +123,9 @@ export function FacetPanel({ view, setView, facets, filter, enabled, counting, e
                 placeholder="Pick a details key"
                 searchable
                 clearable
-                data={(keys.data?.keys ?? []).map((k) => ({ value: k.key, label: `details.${k.key} (${formatNumber(k.count)})` }))}
+                data={keyOptions(keys.data?.keys, key)}
                 value={key}
-                onChange={setKey}
+                onChange={(k) => setDetailsKey(k ?? undefined)}
                 nothingFoundMessage={`No key in the newest ${formatNumber(DETAILS_KEYS_LINES)} matching lines`}
                 data-testid="details-key"
               />
@@ -138,6 +140,13 @@ export function FacetPanel({ view, setView, facets, filter, enabled, counting, e
       )}
     </Stack>
   )
+}
+
+/** The keys of the newest lines, and the picked one although they lack it (a link's key stays shown). */
+function keyOptions(keys: Array<{ key: string; count: number }> | undefined, picked: string | null) {
+  const options = (keys ?? []).map((k) => ({ value: k.key, label: `details.${k.key} (${formatNumber(k.count)})` }))
+  if (picked !== null && !options.some((o) => o.value === picked)) options.unshift({ value: picked, label: `details.${picked}` })
+  return options
 }
 
 /** What a details facet counted: the newest lines only (details has no index). */

@@ -1,10 +1,12 @@
 import { Box, Group, Text, TextInput } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { LogQueryError } from '../../../src-shared/log-query/ast'
 import { parseLogQuery } from '../../../src-shared/log-query/parser'
 import { QueryHelp } from './query-help'
+import { recordQuery } from './query-history'
+import { QueryHistoryMenu } from './query-history-menu'
 import './call-log-table.css'
 
 interface QueryBoxProps {
@@ -39,23 +41,50 @@ export function QueryBox({ value, onCommit }: QueryBoxProps) {
   const [text, setText] = useState(value ?? '')
   const [debounced] = useDebouncedValue(text, 300)
   const parsed = useMemo(() => parseLogQuery(debounced), [debounced])
+  // What this box last sent: a URL that says something else was changed from elsewhere. Compared
+  // with this rather than with the text, since a navigation may render after the next keystroke.
+  const sent = useRef(value)
+  const commit = (query: string | undefined) => {
+    if (query === sent.current) return
+    sent.current = query
+    onCommit(query)
+  }
   useEffect(() => {
-    const next = debounced.trim() || undefined
-    if (parsed.ok && next !== value) onCommit(next)
-    // Only the debounced text drives the URL.
+    // Only the debounced text drives the URL, and only while the box still holds it (Enter may
+    // have sent newer text before the pause ended).
+    if (parsed.ok && debounced === text) commit(debounced.trim() || undefined)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced, parsed])
   useEffect(() => {
-    if ((value ?? '') !== debounced.trim()) setText(value ?? '')
-    // The URL changed from elsewhere (a link, Clear filters, a pivot).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (value === sent.current) return
+    // The URL changed from elsewhere (a link, Clear filters, a pivot, a saved view).
+    sent.current = value
+    setText(value ?? '')
   }, [value])
   const error = !parsed.ok && debounced === text ? parsed.error : null
   const pick = (example: string) => setText(text.trim() ? `${text.trim()} ${example}` : example)
+  const [historyOpen, setHistoryOpen] = useState(false)
+  const input = useRef<HTMLInputElement>(null)
+  const rerun = (query: string) => {
+    setText(query)
+    commit(query)
+    recordQuery(query)
+  }
+  // Closing the list (a query picked, Escape) gives the keys back to the box, to refine the query;
+  // unless a click outside put them somewhere else.
+  const setHistory = (open: boolean) => {
+    setHistoryOpen(open)
+    if (open) return
+    setTimeout(() => {
+      const at = document.activeElement
+      if (at === null || at === document.body || at.closest('[data-menu-dropdown]')) input.current?.focus()
+    })
+  }
 
   return (
     <Group gap={4} align="flex-start" wrap="nowrap" data-testid="query-box">
       <TextInput
+        ref={input}
         label="Query"
         size="xs"
         style={{ flex: 1 }}
@@ -64,18 +93,31 @@ export function QueryBox({ value, onCommit }: QueryBoxProps) {
         value={text}
         onChange={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
-          // Enter commits at once (no wait for the pause).
-          if (e.key === 'Enter' && parseLogQuery(text).ok && (text.trim() || undefined) !== value) onCommit(text.trim() || undefined)
+          // Enter commits at once (no wait for the pause), and the query goes into the history.
+          // The box's own value: a render may not have caught up with the last keystroke yet.
+          const typed = e.currentTarget.value
+          if (e.key === 'Enter' && parseLogQuery(typed).ok) {
+            commit(typed.trim() || undefined)
+            recordQuery(typed)
+          }
+          // ↓ opens the recent queries (the box is one line: the key has no other use here).
+          if (e.key === 'ArrowDown' && !e.altKey && !e.ctrlKey && !e.metaKey) {
+            e.preventDefault()
+            setHistoryOpen(true)
+          }
         }}
+        aria-keyshortcuts="ArrowDown"
+        aria-description="Press the down arrow for recent queries"
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         error={error ? <ErrorPointer text={debounced} error={error} /> : undefined}
         spellCheck={false}
         autoComplete="off"
         data-testid="query-input"
       />
-      <Box mt={22}>
+      <Group mt={22} gap={0} wrap="nowrap">
+        <QueryHistoryMenu onPick={rerun} opened={historyOpen} setOpened={setHistory} />
         <QueryHelp onPick={pick} />
-      </Box>
+      </Group>
     </Group>
   )
 }

@@ -57,16 +57,18 @@ export function TimeBounds({ view, setView, fromRef }: ViewProps & { fromRef: Re
   )
 }
 
-/** UTC or the viewer's zone, named with its offset. */
+/** UTC or the viewer's zone, named with its offset; and the zone a link named, while it is another. */
 export function TimeZoneToggle() {
-  const { mode, setMode } = useTimeZone()
+  const { mode, setMode, timeZone } = useTimeZone()
+  const choices = [{ value: 'utc', label: 'UTC' }, { value: 'local', label: `Local (${zoneLabel(localTimeZone())})` }]
+  if (mode === 'zone') choices.push({ value: 'zone', label: zoneLabel(timeZone) })
   return (
     <SegmentedControl
       size="xs"
       aria-label="Show times in"
       value={mode}
       onChange={(m) => setMode(m as TimeZoneMode)}
-      data={[{ value: 'utc', label: 'UTC' }, { value: 'local', label: `Local (${zoneLabel(localTimeZone())})` }]}
+      data={choices}
       data-testid="time-zone-toggle"
     />
   )
@@ -89,11 +91,17 @@ function BoundInput({ label, value, timeZone, endOfDay, onCommit, ref }: BoundIn
   const shown = formatBound(value, timeZone, endOfDay)
   const [text, setText] = useState(shown)
   const [error, setError] = useState<string | null>(null)
+  // Typed since the last commit: a navigation that renders late (a transition) must not put the
+  // old bound back over what is being typed.
+  const typing = useRef(false)
   useEffect(() => {
+    if (typing.current) return
     setText(shown)
     setError(null)
   }, [shown])
-  const commit = () => {
+  // The box's own value: a render may not have caught up with the last keystroke yet.
+  const commit = (text: string) => {
+    typing.current = false
     if (!text.trim()) {
       setError(null)
       if (value !== undefined) onCommit(undefined)
@@ -114,9 +122,12 @@ function BoundInput({ label, value, timeZone, endOfDay, onCommit, ref }: BoundIn
       placeholder={endOfDay ? 'now' : 'now-1h, 2026-11-20'}
       value={text}
       error={error}
-      onChange={(e) => setText(e.currentTarget.value)}
-      onBlur={commit}
-      onKeyDown={(e) => e.key === 'Enter' && commit()}
+      onChange={(e) => {
+        typing.current = true
+        setText(e.currentTarget.value)
+      }}
+      onBlur={(e) => commit(e.currentTarget.value)}
+      onKeyDown={(e) => e.key === 'Enter' && commit(e.currentTarget.value)}
     />
   )
 }

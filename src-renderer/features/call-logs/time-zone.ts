@@ -1,17 +1,20 @@
-import { useSyncExternalStore } from 'react'
+import { createContext, useContext, useSyncExternalStore } from 'react'
 import { UTC } from './format'
 
 /*
  * Whether the explorer shows times in UTC (as stored, the default: what logs and colleagues quote)
- * or in the viewer's own zone. A choice of the person, not of the view: kept in localStorage
- * across sessions, not in the URL, so a shared link opens in the reader's own choice.
+ * or in the viewer's own zone. The person's choice is remembered in localStorage across sessions;
+ * the view's link may name a zone too (`tz=Europe/Paris`, issue 17 pt 5), which wins while that
+ * link is open, so a colleague reads "09:30" where the sender read it. A link without `tz` opens in
+ * the reader's remembered choice. Choosing a zone on the page does both.
  */
 
-export type TimeZoneMode = 'utc' | 'local'
+/** `zone`: the link's zone, neither UTC nor the viewer's. */
+export type TimeZoneMode = 'utc' | 'local' | 'zone'
 const KEY = 'callscope.logs.timeZone'
 const listeners = new Set<() => void>()
 
-function read(): TimeZoneMode {
+function read(): 'utc' | 'local' {
   try {
     return globalThis.localStorage?.getItem(KEY) === 'local' ? 'local' : 'utc'
   } catch {
@@ -19,7 +22,7 @@ function read(): TimeZoneMode {
   }
 }
 
-export function setTimeZoneMode(mode: TimeZoneMode): void {
+export function setTimeZoneMode(mode: 'utc' | 'local'): void {
   try {
     globalThis.localStorage?.setItem(KEY, mode)
   } catch {
@@ -29,7 +32,7 @@ export function setTimeZoneMode(mode: TimeZoneMode): void {
   for (const listener of listeners) listener()
 }
 
-let current: TimeZoneMode | null = null
+let current: 'utc' | 'local' | null = null
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)
@@ -46,13 +49,26 @@ function subscribe(listener: () => void): () => void {
   }
 }
 
-const snapshot = (): TimeZoneMode => (current ??= read())
+const snapshot = (): 'utc' | 'local' => (current ??= read())
 
 /** The viewer's zone, as the system names it (Europe/Paris); UTC when it has none. */
 export const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || UTC
 
-/** The chosen mode and the IANA zone the explorer's times are shown in. */
+/** The zone of the view's link (`tz`), and how to write one there; absent outside the explorer. */
+export const LinkTimeZone = createContext<{ zone: string | undefined; setZone: (zone: string) => void } | null>(null)
+
+/** The chosen mode and the IANA zone the explorer's times are shown in: the link's, else the remembered one. */
 export function useTimeZone(): { mode: TimeZoneMode; timeZone: string; setMode: (mode: TimeZoneMode) => void } {
-  const mode = useSyncExternalStore(subscribe, snapshot)
-  return { mode, timeZone: mode === 'local' ? localTimeZone() : UTC, setMode: setTimeZoneMode }
+  const remembered = useSyncExternalStore(subscribe, snapshot)
+  const link = useContext(LinkTimeZone)
+  const local = localTimeZone()
+  const timeZone = link?.zone ?? (remembered === 'local' ? local : UTC)
+  // Where the viewer's zone is UTC the two choices show the same times: the remembered one names it.
+  const mode: TimeZoneMode = timeZone === local && (timeZone !== UTC || remembered === 'local') ? 'local' : timeZone === UTC ? 'utc' : 'zone'
+  const setMode = (next: TimeZoneMode) => {
+    if (next === 'zone') return
+    setTimeZoneMode(next)
+    link?.setZone(next === 'local' ? local : UTC)
+  }
+  return { mode, timeZone, setMode }
 }
