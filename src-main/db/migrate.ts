@@ -9,7 +9,9 @@ export interface SchemaVersion {
 }
 
 function migrator(db: Kysely<any>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => migrations } })
+  // Unordered: a store migrated by a build that had a later-numbered migration (0016, 0018) before
+  // an earlier-numbered one landed (0015) still takes the missing one, instead of refusing to open.
+  return new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true })
 }
 
 /** Brings the schema to the newest version; a no-op when it is already there. */

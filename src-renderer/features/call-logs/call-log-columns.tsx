@@ -30,7 +30,7 @@ interface ColumnSpec {
 
 const BASE: Record<BaseColumn, ColumnSpec> = {
   time: { header: (c) => `Time (${zoneLabel(c.timeZone)})`, width: '190px', className: 'cs-logs-mono', cell: (r, c) => formatLogTime(r.timestamp, c.timeZone) },
-  level: { header: () => 'Level', width: '84px', cell: (r) => <LogLevelBadge level={r.log_level} /> },
+  level: { header: () => 'Level', width: '96px', cell: (r) => <LogLevelBadge level={r.log_level} /> },
   type: { header: () => 'Type', width: 'minmax(0, 84px)', className: 'cs-logs-mono', cell: (r) => r.log_type, title: (r) => r.log_type },
   tenant: { header: () => 'Tenant', width: 'minmax(0, 140px)', className: 'cs-logs-dim', cell: (r, c) => c.tenantNames.get(r.tenant_id) ?? shortId(r.tenant_id), title: (r) => r.tenant_id },
   agent: { header: () => 'Agent', width: 'minmax(0, 140px)', className: 'cs-logs-dim', cell: (r, c) => (r.agent_id ? (c.agentNames.get(r.agent_id) ?? shortId(r.agent_id)) : '—') },
