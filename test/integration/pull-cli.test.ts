@@ -25,7 +25,8 @@ describe('callscope pull', () => {
     expect(result.stdout).toContain(`call logs        ${logs.toLocaleString('en-US')} fetched since 2026-11-15T00:00:00.000Z`)
     expect(result.stdout).toMatch(/tenants {10}3 fetched/)
     const info = JSON.parse(runCli(['db', 'info', '--json', '--db', db]).stdout) as { counts: Record<string, number> }
-    expect(info.counts).toMatchObject({ call_logs: logs, tenants: 3, pulls: 1 })
+    // Pulled profiles are kept by source, apart from the store's own tenants (migration 0018).
+    expect(info.counts).toMatchObject({ call_logs: logs, tenants: 0, pulled_tenants: 3, pulls: 1 })
   })
 
   it('exits 1 with the reason when the remote refuses the token, and 2 on bad options', async () => {
