@@ -13,10 +13,9 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { DETAILS_FACET_LINES } from '../src-shared/schemas/call-log-facets'
 import { callLogFilterSchema, type CallLogFilterInput } from '../src-shared/schemas/call-log-search'
-import { openDatabase } from '../src-main/db/connection'
-import { migrateToLatest } from '../src-main/db/migrate'
 import { OWNER } from '../src-main/kit/access'
 import { createService } from '../src-main/service'
+import { migratedCopy, seconds } from './large-store-copy'
 import { withSection } from './report-sections'
 
 const root = join(import.meta.dirname, '..')
@@ -54,15 +53,8 @@ const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 
 async function prepareCopy(): Promise<string> {
   if (existsSync(copy)) return `reused the migrated copy ${copy}`
-  if (!existsSync(source)) throw new Error(`${source} is missing: run npm run bench first`)
-  const t = performance.now()
-  const from = new Database(source, { readonly: true })
-  from.exec(`vacuum into '${copy.replace(/'/g, "''")}'`)
-  from.close()
-  const handle = openDatabase({ path: copy })
-  await migrateToLatest(handle.db)
-  await handle.close()
-  return `copied and migrated in ${((performance.now() - t) / 1000).toFixed(1)} s`
+  const { copiedMs, migratedMs } = await migratedCopy(source, copy)
+  return `copied and migrated in ${seconds((copiedMs ?? 0) + migratedMs)}`
 }
 
 type Timing = { median: number; p90: number; stopped?: string }

@@ -7,15 +7,14 @@
  * `GET /export/call-logs.ndjson?query=…`. Uses the migrated copy `npm run bench:query` makes (kept
  * with BENCH_KEEP_COPY=1) or makes one. Writes the "## Query language in the console" section.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import type { Page } from 'playwright-core'
-import { openDatabase } from '../src-main/db/connection'
-import { migrateToLatest } from '../src-main/db/migrate'
 import { launchBrowser } from '../test/helpers/browser'
 import { startServe } from '../test/helpers/cli'
+import { migratedCopy } from './large-store-copy'
 import { withSection } from './report-sections'
 
 const root = join(import.meta.dirname, '..')
@@ -51,17 +50,6 @@ function queries(sqlite: Database.Database): string[] {
   ]
 }
 
-async function ensureCopy(): Promise<void> {
-  if (!existsSync(copy)) {
-    if (!existsSync(source)) throw new Error(`${source} is missing: run npm run bench first`)
-    const from = new Database(source, { readonly: true })
-    from.exec(`vacuum into '${copy.replace(/'/g, "''")}'`)
-    from.close()
-  }
-  const handle = openDatabase({ path: copy })
-  await migrateToLatest(handle.db)
-  await handle.close()
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))]!
@@ -125,7 +113,7 @@ async function timeExport(url: string): Promise<{ first: number; chunk: number; 
 }
 
 async function main() {
-  await ensureCopy()
+  await migratedCopy(source, copy)
   const sqlite = new Database(copy, { readonly: true })
   const list = queries(sqlite)
   const oldestCall = sqlite.prepare('select call_id from call_logs where call_id is not null order by timestamp asc limit 1').pluck().get() as string

@@ -12,10 +12,9 @@ import { availableParallelism, cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { callLogFilterSchema, type CallLogFilterInput } from '../src-shared/schemas/call-log-search'
-import { openDatabase } from '../src-main/db/connection'
-import { migrateToLatest } from '../src-main/db/migrate'
 import { OWNER } from '../src-main/kit/access'
 import { createService } from '../src-main/service'
+import { migratedCopy, seconds } from './large-store-copy'
 import { withSection } from './report-sections'
 
 const root = join(import.meta.dirname, '..')
@@ -65,20 +64,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))]!
 
 async function prepareCopy(): Promise<string[]> {
-  const notes: string[] = []
   if (existsSync(copy)) return [`reused the migrated copy ${copy}`]
-  if (!existsSync(source)) throw new Error(`${source} is missing: run npm run bench first`)
-  let t = performance.now()
-  const from = new Database(source, { readonly: true })
-  from.exec(`vacuum into '${copy.replace(/'/g, "''")}'`)
-  from.close()
-  notes.push(`copied in ${((performance.now() - t) / 1000).toFixed(1)} s`)
-  t = performance.now()
-  const handle = openDatabase({ path: copy })
-  const version = await migrateToLatest(handle.db)
-  await handle.close()
-  notes.push(`migrated to ${version.current} in ${((performance.now() - t) / 1000).toFixed(1)} s (every pending migration of that store, the trigram index build included)`)
-  return notes
+  const { copiedMs, migratedMs, version } = await migratedCopy(source, copy)
+  return [
+    `copied in ${seconds(copiedMs ?? 0)}`,
+    `migrated to ${version} in ${seconds(migratedMs)} (every pending migration of that store, the trigram index build included)`,
+  ]
 }
 
 function sizes(): Array<[string, number]> {
