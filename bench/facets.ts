@@ -121,8 +121,8 @@ ${rows.join('\n')}
 Reading (of the run this text was written with, 2026-11-25, on a quiet machine; an earlier run the same day on loaded cores,
 load average 7 to 13, had 1.7 s for the largest tenant): counts over every line took 237 ms median (the four facets as range
 counts of their indexes), a day or a week of data 30–67 ms, a level or an indexed query 19–67 ms, a text query 100 ms. Two
-cases are over the 500 ms aim: the largest tenant (`tenant:"…"`, 26% of the store, 509 ms: its 258,000 lines grouped by
-level, type, tenant and agent in one pass) and `details.provider:groq` (1.27 s: no index, so every line's details is read).
+cases are over the 500 ms aim: the largest tenant (\`tenant:"…"\`, 26% of the store, 509 ms: its 258,000 lines grouped by
+level, type, tenant and agent in one pass) and \`details.provider:groq\` (1.27 s: no index, so every line's details is read).
 The console shows the rows first, keeps the previous counts with "Counting…" until the new ones come, and says why when a
 count was stopped. The details sample (10,000 lines) costs 12–91 ms unless the filter itself is a details test (578 ms).
 
@@ -138,10 +138,10 @@ the ${availableParallelism()} reader threads when the filter has no text search 
 ${countRows.join('\n')}
 
 Reading (same run, quiet machine): by an indexed column over a bare time range (index range counts) every line took 222–260
-ms, a day or a week 59–111 ms; with a level filter or an indexed query 2–20 ms; a text query about 110 ms; by `details.provider`
-a day 26 ms and a week 178 ms, and the largest tenant 257–422 ms. Over the 500 ms aim: counting by `details.provider` over
-every line (885 ms), where each line's details is parsed (SQLite's `->` on the JSON text: 1.4 s for all 1,000,296 lines on
-one connection, sliced here over the 2 reader threads), and any count under `details.provider:groq` (about 850 ms), whose
+ms, a day or a week 59–111 ms; with a level filter or an indexed query 2–20 ms; a text query about 110 ms; by \`details.provider\`
+a day 26 ms and a week 178 ms, and the largest tenant 257–422 ms. Over the 500 ms aim: counting by \`details.provider\` over
+every line (885 ms), where each line's details is parsed (SQLite's \`->\` on the JSON text: 1.4 s for all 1,000,296 lines on
+one connection, sliced here over the 2 reader threads), and any count under \`details.provider:groq\` (about 850 ms), whose
 filter alone reads every line's details. The same day's run on loaded cores had a week by provider at 840 ms and every line
 stopped at the 2 s budget. Slicing the range for the 2 reader threads is the
 only speed-up such a count has (no index can hold details values); the console shows the rows first, "Counting by … N s" with
