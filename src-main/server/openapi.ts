@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { ModuleApp } from '../kit/http/module-app'
 import { registerWebhookEvents } from '../modules/webhooks/webhooks.openapi'
+import { withSourceParameter } from './openapi-source'
 
 export const OPENAPI_INFO = {
   title: 'Voice Agent Backend (Callscope)',
@@ -22,7 +23,11 @@ export function mountOpenApi(app: ModuleApp): void {
     description: 'An API token: `callscope token create`, the first start, or CALLSCOPE_TOKEN.',
   })
   registerWebhookEvents(app.openAPIRegistry)
-  app.doc31('/openapi.json', { openapi: '3.1.0', info: OPENAPI_INFO, tags: [] })
+  // Built on the first request, once every route is registered; the document never changes after.
+  let document: ReturnType<ModuleApp['getOpenAPI31Document']> | undefined
+  app.get('/openapi.json', (c) =>
+    c.json((document ??= withSourceParameter(app.getOpenAPI31Document({ openapi: '3.1.0', info: OPENAPI_INFO, tags: [] })))),
+  )
 
   // absolute-path.js only: the package's main module loads the whole Swagger UI bundle into Node.
   const swaggerRoot: string = createRequire(import.meta.url)('swagger-ui-dist/absolute-path.js')()

@@ -1766,7 +1766,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+        Source: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -1775,7 +1778,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     get_tenant: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description Tenant id */
@@ -1796,6 +1802,15 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1830,6 +1845,8 @@ export interface operations {
                 limit?: number;
                 /** @description Offset for pagination */
                 offset?: number;
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
             };
             header?: never;
             path: {
@@ -1851,6 +1868,15 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1885,6 +1911,8 @@ export interface operations {
                 limit?: number;
                 /** @description Offset for pagination */
                 offset?: number;
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
             };
             header?: never;
             path: {
@@ -1906,6 +1934,15 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1944,6 +1981,8 @@ export interface operations {
                 agent_id?: string;
                 /** @description Maximum number of records */
                 limit?: number;
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
             };
             header?: never;
             path?: never;
@@ -1969,6 +2008,15 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            /** @description The token is bound to another source */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -1987,6 +2035,8 @@ export interface operations {
                 start_date?: string;
                 /** @description End of the period, inclusive; a bare date includes that whole day. Default: now. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10). */
                 end_date?: string;
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
             };
             header?: never;
             path: {
@@ -2008,6 +2058,15 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2037,7 +2096,10 @@ export interface operations {
     };
     get_llm_provider_details: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description LLM provider id from the catalog */
@@ -2090,6 +2152,8 @@ export interface operations {
             query?: {
                 /** @description Also ask the provider whether it accepts the key (one cheap authenticated request). Default false, or true when the server runs with CALLSCOPE_ONLINE_CHECKS=1. */
                 online?: boolean;
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
             };
             header?: never;
             path?: never;
@@ -2141,7 +2205,10 @@ export interface operations {
     };
     list_sip_trunks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2164,6 +2231,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -2200,6 +2285,8 @@ export interface operations {
                 limit?: number;
                 /** @description The previous page's next_cursor */
                 cursor?: string;
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
             };
             header?: never;
             path?: never;
@@ -2225,6 +2312,15 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            /** @description The token is bound to another source */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -2238,7 +2334,10 @@ export interface operations {
     };
     get_call: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description Call id (the `call_id` of its log lines) */
@@ -2259,6 +2358,15 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2309,6 +2417,8 @@ export interface operations {
                 session_id?: string;
                 /** @description First send the newest N matching records already stored (oldest first), like `tail -n N -f` */
                 tail?: number;
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
             };
             header?: never;
             path?: never;
@@ -2327,6 +2437,15 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2374,6 +2493,8 @@ export interface operations {
                 start_date?: string;
                 /** @description Only records at or before this date or date-time; a bare date includes that whole day. ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:30:00Z), or a Unix timestamp (seconds, or milliseconds above 2e10). */
                 end_date?: string;
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
             };
             header?: never;
             path?: never;
@@ -2399,6 +2520,15 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            /** @description The token is bound to another source */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -2412,7 +2542,10 @@ export interface operations {
     };
     get_webhook_secret_status: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description Tenant id */
@@ -2433,6 +2566,15 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2462,7 +2604,10 @@ export interface operations {
     };
     set_webhook_secret: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description Tenant id */
@@ -2528,6 +2673,8 @@ export interface operations {
             query?: {
                 /** @description Newest first, at most this many */
                 limit?: number;
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
             };
             header?: never;
             path: {
@@ -2549,6 +2696,15 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2578,7 +2734,10 @@ export interface operations {
     };
     send_test_webhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description Tenant id */
@@ -2650,7 +2809,10 @@ export interface operations {
     };
     get_webhook_delivery: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description Delivery id (`dlv_…`) */
@@ -2671,6 +2833,15 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2700,7 +2871,10 @@ export interface operations {
     };
     replay_webhook_delivery: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description Delivery id (`dlv_…`) */
@@ -2766,6 +2940,8 @@ export interface operations {
             query?: {
                 /** @description Newest first, at most this many */
                 limit?: number;
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
             };
             header?: never;
             path: {
@@ -2787,6 +2963,15 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The token is bound to another source */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2895,7 +3080,10 @@ export interface operations {
     };
     list_saved_views: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2942,7 +3130,10 @@ export interface operations {
     };
     create_saved_view: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3002,7 +3193,10 @@ export interface operations {
     };
     get_saved_view: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description The view id */
@@ -3061,7 +3255,10 @@ export interface operations {
     };
     replace_saved_view: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description The view id */
@@ -3133,7 +3330,10 @@ export interface operations {
     };
     delete_saved_view: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description The view id */
@@ -3190,7 +3390,10 @@ export interface operations {
     };
     update_saved_view: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Callscope extension: read only one source of this store, `local` or a pulled backend's base URL (scheme and trailing slash optional). An unknown source is a 422; a token bound to another source gets 403. The console sends the same value in the `x-callscope-source` header. */
+                source?: components["parameters"]["Source"];
+            };
             header?: never;
             path: {
                 /** @description The view id */

@@ -45,9 +45,24 @@ describe('GET /openapi.json', () => {
     expect(sessionParams.find((p) => p.name === 'limit')!.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
     expect(sessionParams.find((p) => p.name === 'offset')!.schema).toMatchObject({ type: 'integer', minimum: 0, default: 0 })
     const logParams = doc.paths['/logs/calls']!.get!.parameters!
-    expect(logParams.map((p) => p.name).sort()).toEqual(['agent_id', 'end_date', 'limit', 'start_date'])
+    expect(logParams.filter((p) => p.name).map((p) => p.name).sort()).toEqual(['agent_id', 'end_date', 'limit', 'start_date'])
     expect(logParams.find((p) => p.name === 'limit')!.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
     expect(doc.paths['/admin/providers/validate/stt']!.post!.requestBody).toBeDefined()
+  })
+
+  it('lists `?source=` on every operation that takes a token, with the 422 and 403 it can answer, and not on the inbox', () => {
+    const parameters = doc.components as unknown as { parameters: Record<string, { name: string; in: string; required: boolean }> }
+    expect(parameters.parameters.Source).toMatchObject({ name: 'source', in: 'query', required: false })
+    const withToken = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).filter(([, operation]) => operation.security?.length).map(([method, operation]) => ({ at: `${method} ${path}`, operation })),
+    )
+    expect(withToken.length).toBeGreaterThan(OPERATIONS.length)
+    for (const { at, operation } of withToken) {
+      expect(operation.parameters, at).toContainEqual({ $ref: '#/components/parameters/Source' })
+      expect(Object.keys(operation.responses), at).toEqual(expect.arrayContaining(['403', '422']))
+    }
+    expect(doc.paths['/agents/sip/list-trunks']!.get!.responses['422']).toBeDefined()
+    expect(doc.paths['/webhooks/inbox/{tenant_id}']!.post!.parameters ?? []).not.toContainEqual({ $ref: '#/components/parameters/Source' })
   })
 
   it('carries the ValidationError and HTTPValidationError schemas of the spec', () => {
