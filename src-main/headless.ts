@@ -2,6 +2,7 @@ import type { RuntimeInfo } from './kit/runtime'
 import { createHttpApp } from './server/http-app'
 import { createHostGuard } from './server/host-guard'
 import { startListener } from './server/listener'
+import { isLoopback } from '../src-shared/schemas/listener'
 import { createSessionToken } from './modules/tokens/tokens.service'
 import { createService, type Service, type ServiceOptions } from './service'
 
@@ -11,9 +12,9 @@ export interface HeadlessOptions extends ServiceOptions {
   uiRoot: string | null
   version: string
   log: (line: string) => void
+  /** PEM certificate and key: HTTPS only (serve --tls-cert/--tls-key). */
+  tls?: { cert: Buffer; key: Buffer }
 }
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/
 
 /** Where the store's work runs, for the banner. */
 function threadsOf(service: Service): string {
@@ -42,13 +43,13 @@ export async function startHeadless(options: HeadlessOptions) {
       const { token } = await service.tokens.create({ name: 'initial admin', role: 'admin' })
       log(`Admin token (shown once; keep it, or create another with "callscope token create"): ${token}`)
     }
-    if (!LOOPBACK.test(options.host)) {
-      log(`Warning: listening on ${options.host}, not loopback: other machines can reach this port.`)
+    if (!isLoopback(options.host)) {
+      log(`Warning: listening on ${options.host}, not loopback: other machines can reach this port${options.tls ? '' : ', and it speaks plain HTTP'}.`)
     }
     const hostGuard = createHostGuard(options.host)
     const runtime: RuntimeInfo = { mode: 'headless', listenerUrl: null }
     const app = createHttpApp({ service, version: options.version, hostGuard, uiRoot: options.uiRoot, runtime })
-    const listener = await startListener(app, { host: options.host, port: options.port, hostGuard })
+    const listener = await startListener(app, { host: options.host, port: options.port, hostGuard, tls: options.tls })
     runtime.listenerUrl = listener.url
     // A sign-in link for this run only: the token lives in this process's memory, and in the URL
     // fragment, which browsers never send to the server.

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import type { Hono } from 'hono'
@@ -10,6 +11,8 @@ export interface ListenerOptions {
   /** 0 picks a free port. */
   port: number
   hostGuard?: HostGuard
+  /** PEM certificate (chain) and key: the listener speaks HTTPS only (a team server; docs/api.md, "TLS"). */
+  tls?: { cert: string | Buffer; key: string | Buffer }
 }
 
 export interface Listener {
@@ -26,7 +29,11 @@ export async function startListener(app: Pick<Hono, 'fetch'>, options: ListenerO
   // autoCleanupIncoming: false: unread bodies are settled by settleUnreadBodies, not by the adaptor.
   // requireHostHeader: false: Node's own 400 for a missing Host has no body; the adaptor refuses it
   // in the documented shape instead (answerAdaptorError).
-  const server = createServer({ requireHostHeader: false }, settleUnreadBodies(getRequestListener(app.fetch, { autoCleanupIncoming: false, errorHandler: answerAdaptorError })))
+  const handler = settleUnreadBodies(getRequestListener(app.fetch, { autoCleanupIncoming: false, errorHandler: answerAdaptorError }))
+  // An https.Server is an http.Server behind a TLS handshake: the same events, the same client errors.
+  const server: Server = options.tls
+    ? (createTlsServer({ requireHostHeader: false, cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' }, handler) as unknown as Server)
+    : createServer({ requireHostHeader: false }, handler)
   answerClientErrors(server, DRAIN_MAX_MS)
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -48,7 +55,7 @@ export async function startListener(app: Pick<Hono, 'fetch'>, options: ListenerO
   options.hostGuard?.setPort(port)
   const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host
   return {
-    url: `http://${hostForUrl}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${hostForUrl}:${port}`,
     host: options.host,
     port,
     close: () =>

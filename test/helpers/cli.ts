@@ -55,7 +55,7 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${banner}${stderr}`)), 60_000)
     child.stdout!.on('data', (chunk) => {
       banner += chunk
-      const match = /Listening on (http:\/\/\S+)/.exec(banner)
+      const match = /Listening on (https?:\/\/\S+)/.exec(banner)
       if (match) {
         clearTimeout(timer)
         resolve(match[1]!)

@@ -1,6 +1,8 @@
 import { type Command, Option } from 'commander'
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../../../src-shared/constants'
+import { isLoopback } from '../../../src-shared/schemas/listener'
 import { parseNonNegativeInt, parsePort } from '../options'
+import { readTlsFiles } from '../tls-files'
 import { consoleBuildDir, defaultDbPath } from '../paths'
 import { VERSION } from '../version'
 
@@ -12,9 +14,19 @@ export function registerServe(program: Command): void {
     .option('-H, --host <address>', 'address to bind; loopback unless you mean to expose it', DEFAULT_HTTP_HOST)
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
     .addOption(new Option('--no-seed', 'leave a new database empty instead of adding demo data'))
+    .option('--tls-cert <file>', 'PEM certificate (chain): serve HTTPS only, as a team server should (with --tls-key)')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert')
+    .addOption(new Option('--insecure-http', 'allow plain HTTP on an address that is not loopback (behind a TLS-terminating proxy)'))
     .option('--readers <n>', 'reader threads for database reads, beside one writer thread (default: one per core; 0 runs every query on the main thread)', parseNonNegativeInt)
-    .action(async (opts: { port: number; host: string; db?: string; seed: boolean; readers?: number }) => {
+    .action(async (opts: { port: number; host: string; db?: string; seed: boolean; readers?: number; tlsCert?: string; tlsKey?: string; insecureHttp?: boolean }) => {
       const log = (line: string) => process.stdout.write(`${line}\n`)
+      const tls = readTlsFiles(opts.tlsCert, opts.tlsKey)
+      if (!tls && !isLoopback(opts.host) && !opts.insecureHttp) {
+        throw new Error(
+          `listening on ${opts.host} would carry tokens over the network in clear text: give --tls-cert and --tls-key ` +
+            '(a certificate for this server), or --insecure-http when a proxy in front of it terminates TLS',
+        )
+      }
       // Loaded on use, so --help and usage errors answer without loading the whole service.
       const { startHeadless } = await import('../../headless')
       const starting = startHeadless({
@@ -24,6 +36,7 @@ export function registerServe(program: Command): void {
         envToken: process.env.CALLSCOPE_TOKEN || undefined,
         seedNewDatabase: opts.seed ? 'small' : false,
         readers: opts.readers,
+        tls: tls ?? undefined,
         uiRoot: consoleBuildDir,
         version: VERSION,
         log,
