@@ -7,9 +7,11 @@ import { createDatabaseSession } from './desktop/database-session'
 import { createSettingsStore } from './desktop/desktop-settings'
 import { createListenerControl } from './desktop/listener-control'
 import { guardNavigation } from './desktop/navigation-guard'
+import { createTeamServerControl } from './desktop/team-server'
 import { snapshotChoice, snapshotChoiceBox, snapshotWrittenDetail } from './desktop/snapshot-choice'
 import { restoreBounds, windowOptions } from './desktop/window-options'
 import { VERSION } from './cli/version'
+import { createFileSecretBox } from './modules/providers/secret-box'
 import type { DesktopControls, RuntimeInfo } from './kit/runtime'
 import { createIpcTrpcHandler, type IpcHandlerOptions, TRPC_IPC_CHANNEL, trustedSenderCheck } from './server/ipc'
 import { createIpcStreamHandler, TRPC_STREAM_CHUNK_CHANNEL, TRPC_STREAM_CLOSE_CHANNEL, TRPC_STREAM_OPEN_CHANNEL } from './server/ipc-stream'
@@ -45,7 +47,14 @@ async function chooseSavePath(defaultName: string): Promise<string | null> {
   return result.canceled || !result.filePath ? null : result.filePath
 }
 
-const desktop: DesktopControls = { listener, chooseSavePath }
+// The team server's token is sealed with a key of this installation, beside settings.json.
+const teamServer = createTeamServerControl({
+  saved: settings.get().teamServer,
+  secretBox: createFileSecretBox(join(app.getPath('userData'), 'team-server.key')),
+  save: (saved) => settings.update({ teamServer: saved }),
+})
+
+const desktop: DesktopControls = { listener, chooseSavePath, teamServer }
 
 function registerIpc(): void {
   ipcMain.removeHandler(TRPC_IPC_CHANNEL)
@@ -53,6 +62,7 @@ function registerIpc(): void {
     service: database.current(),
     runtime,
     desktop,
+    team: () => teamServer.target(),
     isTrustedSender: trustedSenderCheck(() => mainWindow?.webContents.id ?? null, appUrlPrefix),
   }
   const handler = createIpcTrpcHandler(options)

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks'
 import { IconBuilding, IconListSearch, IconLogout } from '@tabler/icons-react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { SourcePicker } from './components/source-picker'
+import { TeamServerBadge } from './components/team-server-badge'
 import { type ReactNode, useState } from 'react'
 import { createHashRouter, NavLink as RouterLink, Navigate, Outlet, RouterProvider } from 'react-router'
 import { QueryState } from './components/query-state'
@@ -41,6 +42,7 @@ function Layout() {
             <Title order={4}>Callscope</Title>
           </Group>
           <Group gap="md">
+            {whoami.data && window.callscope?.desktop && <TeamServerBadge />}
             {whoami.data && <SourcePicker />}
             {whoami.data && (
               <Text size="xs" c="dimmed" data-testid="signed-in-as">

@@ -6,11 +6,12 @@ import { createSettingsStore, DEFAULT_SETTINGS } from './desktop-settings'
 describe('desktop settings', () => {
   const dir = tempDir()
 
-  it('starts from the defaults: listener off on 127.0.0.1:8787', () => {
+  it('starts from the defaults: listener off on 127.0.0.1:8787, no team server', () => {
     expect(createSettingsStore(`${dir}/none/settings.json`).get()).toEqual({
       windowBounds: null,
       listener: { enabled: false, host: '127.0.0.1', port: 8787, allowNonLoopback: false },
       lastDatabase: null,
+      teamServer: null,
     })
   })
 

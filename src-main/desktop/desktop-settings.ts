@@ -2,10 +2,11 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { z } from '../../src-shared/schemas/zod'
 import { DEFAULT_LISTENER, listenerConfigSchema } from '../../src-shared/schemas/listener'
+import { savedTeamServerSchema } from './team-server'
 
 /**
  * What the desktop app remembers between runs, in `settings.json` in the user-data folder: the
- * window's bounds, the optional HTTP listener, the last database opened. Not in the database:
+ * window's bounds, the optional HTTP listener, the last database opened, the team server. Not in the database:
  * it belongs to this installation, not to a demo pack someone opens.
  */
 const desktopSettingsSchema = z.object({
@@ -15,6 +16,8 @@ const desktopSettingsSchema = z.object({
     .default(null),
   listener: listenerConfigSchema.default(DEFAULT_LISTENER),
   lastDatabase: z.string().nullable().default(null),
+  /** The team server the console reads instead of the local store; its token sealed (team-server.ts). */
+  teamServer: savedTeamServerSchema.nullable().default(null),
 })
 
 export type DesktopSettings = z.infer<typeof desktopSettingsSchema>

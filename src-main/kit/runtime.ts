@@ -1,4 +1,5 @@
 import type { ListenerConfig, ListenerStatus } from '../../src-shared/schemas/listener'
+import type { TeamServerConnectInput, TeamServerStatus } from '../../src-shared/schemas/team-server'
 
 /**
  * Runtime contracts: what an entry point (desktop app, `serve`) tells the services and
@@ -26,4 +27,13 @@ export interface DesktopControls {
   listener: ListenerControl
   /** Asks the user where to save a file; null when they cancel. */
   chooseSavePath(defaultName: string): Promise<string | null>
+  /** The team server the console reads instead of the local store (absent in tests that do not need it). */
+  teamServer?: TeamServerSettings
+}
+
+/** Settings → Team server: what the procedures may do with the connection. */
+export interface TeamServerSettings {
+  status(): TeamServerStatus
+  connect(input: TeamServerConnectInput): Promise<TeamServerStatus>
+  disconnect(): TeamServerStatus
 }

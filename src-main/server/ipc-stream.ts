@@ -1,6 +1,6 @@
 import type { IpcTrpcResponse } from '../../src-shared/ipc'
 import { createAppRouter } from './app-router'
-import { answerOverIpc, FORBIDDEN_SENDER, type IpcHandlerOptions, type IpcSenderInfo, ipcPrincipal, isRequest, MALFORMED_REQUEST } from './ipc'
+import { answerIpcRequest, FORBIDDEN_SENDER, type IpcHandlerOptions, type IpcSenderInfo, isRequest, MALFORMED_REQUEST } from './ipc'
 
 export { TRPC_STREAM_CHUNK_CHANNEL, TRPC_STREAM_CLOSE_CHANNEL, TRPC_STREAM_OPEN_CHANNEL } from '../../src-shared/ipc'
 
@@ -12,22 +12,27 @@ export type SendChunk = (id: number, chunk: string | null) => void
  * forwarded chunk by chunk. Pure like the request handler (ipc.ts): index.ts wires it to ipcMain
  * and to the sender's webContents.send, tests call it with fake events.
  */
-export function createIpcStreamHandler({ service, runtime, isTrustedSender, desktop }: IpcHandlerOptions) {
-  const appRouter = createAppRouter(service)
+export function createIpcStreamHandler(options: IpcHandlerOptions) {
+  const appRouter = createAppRouter(options.service)
   const open = new Map<string, AbortController>()
   const keyOf = (senderId: number, id: number) => `${senderId}:${id}`
 
   return {
     async open(event: IpcSenderInfo, id: unknown, request: unknown, send: SendChunk): Promise<IpcTrpcResponse> {
-      if (!isTrustedSender(event)) return FORBIDDEN_SENDER
+      if (!options.isTrustedSender(event)) return FORBIDDEN_SENDER
       if (!Number.isSafeInteger(id) || !isRequest(request) || request.method !== 'GET') return MALFORMED_REQUEST
       const key = keyOf(event.sender.id, id as number)
       if (open.has(key)) return MALFORMED_REQUEST
-      const who = await ipcPrincipal(service, request)
-      if ('refusal' in who) return who.refusal
       const stop = new AbortController()
       open.set(key, stop)
-      const response = await answerOverIpc(appRouter, { principal: who.principal, runtime, desktop }, request, stop.signal)
+      const response = await answerIpcRequest(options, appRouter, request, stop.signal).catch((error: unknown) => {
+        open.delete(key)
+        throw error
+      })
+      if (!(response instanceof Response)) {
+        open.delete(key)
+        return response
+      }
       if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
         open.delete(key)
         return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }

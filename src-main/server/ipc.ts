@@ -6,6 +6,7 @@ import type { DesktopControls, RuntimeInfo } from '../kit/runtime'
 import type { Service } from '../service'
 import { type AppRouter, createAppRouter } from './app-router'
 import type { TrpcContext } from '../kit/trpc'
+import { forwardToTeam, isLocalRequest, type TeamTargetOf } from './team-forward'
 
 export { TRPC_IPC_CHANNEL } from '../../src-shared/ipc'
 
@@ -66,20 +67,38 @@ export interface IpcHandlerOptions {
   /** True only for the app's own window showing the app's own page. */
   isTrustedSender: (event: IpcSenderInfo) => boolean
   desktop?: DesktopControls
+  /** The team server the console reads while connected (Settings → Team server); absent or null: the local store. */
+  team?: TeamTargetOf
+}
+
+/**
+ * Where one console request is answered: by the team server while connected (its own settings
+ * aside), else by this process's router over the local store, as the desktop's owner.
+ */
+export async function answerIpcRequest(
+  options: IpcHandlerOptions,
+  appRouter: AppRouter,
+  request: IpcTrpcRequest,
+  signal?: AbortSignal,
+): Promise<Response | IpcTrpcResponse> {
+  const target = isLocalRequest(request) ? null : await options.team?.()
+  if (target) return forwardToTeam(target, request, signal)
+  const who = await ipcPrincipal(options.service, request)
+  if ('refusal' in who) return who.refusal
+  return answerOverIpc(appRouter, { principal: who.principal, runtime: options.runtime, desktop: options.desktop }, request, signal)
 }
 
 /**
  * Answers tRPC requests from the renderer (answerOverIpc). Pure: Electron's ipcMain is wired to it
  * in index.ts, and tests call it with fake events.
  */
-export function createIpcTrpcHandler({ service, runtime, isTrustedSender, desktop }: IpcHandlerOptions) {
-  const appRouter = createAppRouter(service)
+export function createIpcTrpcHandler(options: IpcHandlerOptions) {
+  const appRouter = createAppRouter(options.service)
   return async (event: IpcSenderInfo, request: unknown): Promise<IpcTrpcResponse> => {
-    if (!isTrustedSender(event)) return FORBIDDEN_SENDER
+    if (!options.isTrustedSender(event)) return FORBIDDEN_SENDER
     if (!isRequest(request)) return MALFORMED_REQUEST
-    const who = await ipcPrincipal(service, request)
-    if ('refusal' in who) return who.refusal
-    const response = await answerOverIpc(appRouter, { principal: who.principal, runtime, desktop }, request)
+    const response = await answerIpcRequest(options, appRouter, request)
+    if (!(response instanceof Response)) return response
     return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }
   }
 }

@@ -8,6 +8,7 @@ export interface SelfSigned {
   keyFile: string
   /** The certificate's PEM: a client trusts the server by giving it as its CA. */
   cert: string
+  key: string
 }
 
 /** A certificate for 127.0.0.1 and localhost, made by this test with openssl, valid for a day. */
@@ -20,5 +21,5 @@ export function selfSignedCertificate(): SelfSigned {
     '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=callscope-test',
     '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
   ], { stdio: 'ignore' })
-  return { certFile, keyFile, cert: readFileSync(certFile, 'utf8') }
+  return { certFile, keyFile, cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') }
 }

@@ -34,7 +34,7 @@ export interface TestServer {
  * The seeded file is a copy of the run's template (test/global-setup.ts), private to the caller,
  * so tests may write to it; without a template (a project that has no global setup) it seeds its own.
  */
-export async function startTestServer(options: { seed?: boolean; service?: Partial<ServiceOptions> } = {}): Promise<TestServer> {
+export async function startTestServer(options: { seed?: boolean; service?: Partial<ServiceOptions>; tls?: { cert: string; key: string } } = {}): Promise<TestServer> {
   const dbPath = join(tempDir(), 'server.sqlite')
   const template = options.seed === false ? undefined : inject('demoTemplate')
   if (template) copyFileSync(template, dbPath)
@@ -42,7 +42,7 @@ export async function startTestServer(options: { seed?: boolean; service?: Parti
   if (options.seed !== false && !template) await service.database.seed(DEMO_SEED)
   const hostGuard = createHostGuard('127.0.0.1')
   const app = createHttpApp({ service, version: 'test', hostGuard, uiRoot: null })
-  let listener = await startListener(app, { host: '127.0.0.1', port: 0, hostGuard })
+  let listener = await startListener(app, { host: '127.0.0.1', port: 0, hostGuard, tls: options.tls })
   let listening = true
   const { port } = listener
   const sqlite = groundTruth(dbPath)
@@ -58,7 +58,7 @@ export async function startTestServer(options: { seed?: boolean; service?: Parti
       listening = false
     },
     async listenAgain() {
-      listener = await startListener(app, { host: '127.0.0.1', port, hostGuard })
+      listener = await startListener(app, { host: '127.0.0.1', port, hostGuard, tls: options.tls })
       listening = true
     },
     async close() {

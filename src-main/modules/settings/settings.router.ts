@@ -1,9 +1,18 @@
+import { TRPCError } from '@trpc/server'
 import { listenerConfigSchema } from '../../../src-shared/schemas/listener'
-import { adminProcedure, procedure, requireDesktop, router } from '../../kit/trpc'
+import { teamServerConnectSchema, teamServerStatusSchema } from '../../../src-shared/schemas/team-server'
+import type { TeamServerSettings } from '../../kit/runtime'
+import { adminProcedure, procedure, requireDesktop, router, type TrpcContext } from '../../kit/trpc'
 import type { DatabaseService } from '../database/database.service'
 import { settingsInfo } from './settings.service'
 
 const NOT_LISTENING = { mode: 'headless', listenerUrl: null } as const
+
+const requireTeamServer = (ctx: TrpcContext): TeamServerSettings => {
+  const team = requireDesktop(ctx).teamServer
+  if (!team) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This desktop app cannot connect to a team server' })
+  return team
+}
 
 export const settingsRouter = (database: DatabaseService) =>
   router({
@@ -13,4 +22,14 @@ export const settingsRouter = (database: DatabaseService) =>
     listener: adminProcedure.query(({ ctx }) => requireDesktop(ctx).listener.status()),
     /** Turns the listener on or off, or moves it; persisted across restarts. */
     setListener: adminProcedure.input(listenerConfigSchema).mutation(({ ctx, input }) => requireDesktop(ctx).listener.configure(input)),
+    /**
+     * The team server the desktop console reads instead of the local store (issue 20 pt 4). These
+     * three are always answered by the desktop app itself, connected or not (server/ipc.ts).
+     */
+    teamServer: adminProcedure.output(teamServerStatusSchema).query(({ ctx }) => requireTeamServer(ctx).status()),
+    connectTeamServer: adminProcedure
+      .input(teamServerConnectSchema)
+      .output(teamServerStatusSchema)
+      .mutation(({ ctx, input }) => requireTeamServer(ctx).connect(input)),
+    disconnectTeamServer: adminProcedure.output(teamServerStatusSchema).mutation(({ ctx }) => requireTeamServer(ctx).disconnect()),
   })

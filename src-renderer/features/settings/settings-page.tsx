@@ -10,6 +10,7 @@ import { CountCell } from '../../components/table-cells'
 import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
 import { ListenerForm } from './listener-form'
+import { TeamServerForm } from './team-server-form'
 import { ExpiresCell, type ExpiryChoice, ExpiryFields, lifetimeOf, TokenStatusBadge } from './token-expiry'
 import { ShownOnceValue } from '../../components/shown-once-value'
 
@@ -236,7 +237,7 @@ function ServiceInfo() {
                     ['REST API', runtime.listenerUrl ? <Code key="o">{`${runtime.listenerUrl}/openapi.json`}</Code> : '—'],
                   ]}
                 />
-                {runtime.mode === 'desktop' && <ListenerForm />}
+                {window.callscope?.desktop && <ListenerForm />}
               </Section>
               <Section title="Database" testId="database">
                 <Fields
@@ -277,6 +278,11 @@ export function SettingsPage() {
       <Group h={36}>
         <Title order={3}>Settings</Title>
       </Group>
+      {window.callscope?.desktop && (
+        <Section title="Team server" testId="team-server">
+          <TeamServerForm />
+        </Section>
+      )}
       <Section title="API tokens" testId="tokens">
         <Tokens />
       </Section>
