@@ -19,12 +19,12 @@ export function TeamServerForm() {
   const [token, setToken] = useState('')
   const [certificate, setCertificate] = useState('')
   // Every cached answer came from the other store: drop them all, and the source picked there.
-  const switched = (next: unknown) => {
+  const switched = () => {
     setSource(null)
-    queryClient.removeQueries()
-    queryClient.setQueryData(trpc.settings.teamServer.queryKey(), next as never)
+    queryClient.removeQueries({ type: 'inactive' })
+    void queryClient.resetQueries()
   }
-  const connect = useMutation(trpc.settings.connectTeamServer.mutationOptions({ onSuccess: (next) => { setToken(''); switched(next) } }))
+  const connect = useMutation(trpc.settings.connectTeamServer.mutationOptions({ onSuccess: () => { setToken(''); switched() } }))
   const disconnect = useMutation(trpc.settings.disconnectTeamServer.mutationOptions({ onSuccess: switched }))
   if (!status.data) return null
   const submit = (event: FormEvent) => {

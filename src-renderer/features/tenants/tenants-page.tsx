@@ -27,7 +27,7 @@ export function TenantsPage() {
         <Title order={3}>Tenants</Title>
         <SearchInput value={search} onChange={setSearch} w={280} label="Search tenants" />
       </Group>
-      <QueryState query={tenants} isEmpty={(rows) => rows.length === 0} empty={`No tenant matches “${search}”.`}>
+      <QueryState query={tenants} isEmpty={(rows) => rows.length === 0} empty={search.trim() ? `No tenant matches “${search}”.` : 'No tenants in this store yet: pull them from a backend or open a demo pack (Data page).'}>
         {(rows) => (
           <ListTable
             highlightOnHover
