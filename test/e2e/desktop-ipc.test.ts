@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IpcTrpcRequest } from '../../src-shared/ipc'
 import { createService, type Service } from '../../src-main/service'
 import { createIpcTrpcHandler, trustedSenderCheck } from '../../src-main/server/ipc'
 import { createIpcStreamHandler } from '../../src-main/server/ipc-stream'
-import { collectErrors, screenshot } from '../helpers/browser'
+import { collectErrors, launchBrowser, screenshot } from '../helpers/browser'
 import { tempDir } from '../helpers/temp-dir'
 import { createListenerControl } from '../../src-main/desktop/listener-control'
 import { DEFAULT_LISTENER } from '../../src-shared/schemas/listener'
@@ -24,11 +24,7 @@ let browser: Browser
 
 beforeAll(async () => {
   service = await createService({ dbPath: ':memory:', seedNewDatabase: 'small' })
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    // Electron lets its own file:// page load module scripts; plain Chromium needs to be told.
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--allow-file-access-from-files'],
-  })
+  browser = await launchBrowser({ desktop: true })
 }, 60_000)
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IpcTrpcRequest } from '../../src-shared/ipc'
 import { createTeamServerControl } from '../../src-main/desktop/team-server'
@@ -9,7 +9,7 @@ import { createIpcTrpcHandler, trustedSenderCheck } from '../../src-main/server/
 import { createService, type Service } from '../../src-main/service'
 import { DEFAULT_LISTENER } from '../../src-shared/schemas/listener'
 import { wcagViolations } from '../helpers/axe'
-import { collectErrors, screenshot } from '../helpers/browser'
+import { collectErrors, launchBrowser, screenshot } from '../helpers/browser'
 import { selfSignedCertificate } from '../helpers/self-signed'
 import { startTestServer, type TestServer, tokenFor } from '../helpers/test-server'
 
@@ -28,10 +28,7 @@ beforeAll(async () => {
   cert = tls.cert
   team = await startTestServer({ tls: { cert: tls.cert, key: tls.key } })
   local = await createService({ dbPath: ':memory:', seedNewDatabase: false })
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--allow-file-access-from-files'],
-  })
+  browser = await launchBrowser({ desktop: true })
 }, 60_000)
 
 afterAll(async () => {

@@ -4,11 +4,17 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 
 export const SCREENSHOT_DIR = join(import.meta.dirname, '../../test-results')
 
-/** Debian's Chromium, headless, with no network chatter: the only browser these machines have. */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless, with no network chatter: the only browser these machines have.
+ * `desktop`: the built renderer from file://, which Electron lets load its module scripts.
+ */
+export async function launchBrowser(options: { desktop?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync',
+      ...(options.desktop ? ['--allow-file-access-from-files'] : []),
+    ],
   })
 }
 
