@@ -47,13 +47,14 @@ async function admin(baseUrl: string, statement: string): Promise<void> {
 
 /**
  * A database of the test file's own on the run's cluster, copied from a template (the demo set
- * unless `seed: false`), dropped after the file. Returns its URL.
+ * unless `seed: false`; `bare: true` for one never migrated, as an operator creates it), dropped
+ * after the file. Returns its URL.
  */
-export async function createPgDatabase(options: { seed?: boolean } = {}): Promise<string> {
+export async function createPgDatabase(options: { seed?: boolean; bare?: boolean } = {}): Promise<string> {
   const baseUrl = inject('pgBaseUrl')
   if (!baseUrl) throw new Error('no PostgreSQL cluster: list test/pg-global-setup.ts in the project\'s globalSetup')
   const name = `t_${randomBytes(6).toString('hex')}`
-  const template = options.seed === false ? PG_EMPTY_TEMPLATE : PG_DEMO_TEMPLATE
+  const template = options.bare ? 'template1' : options.seed === false ? PG_EMPTY_TEMPLATE : PG_DEMO_TEMPLATE
   await admin(baseUrl, `create database ${name} template ${template}`)
   afterAll(() => admin(baseUrl, `drop database if exists ${name} with (force)`))
   return `${baseUrl}/${name}`
