@@ -104,8 +104,10 @@ export async function copySqliteToPostgres(source: Kysely<Database>, target: pg.
     // Deduplication of later writes, and the sequence past the copied seqs.
     await client.query('insert into call_log_ids (id, source) select id, source from call_logs')
     await client.query(`select setval('call_logs_seq', coalesce((select max(seq) from call_logs), 0) + 1, false)`)
-    await client.query('analyze')
     await client.query('commit')
+    // Statistics for the planner, and the visibility map that lets the covering indexes answer
+    // alone (index-only scans, as the squad analytics read them); VACUUM cannot run in a transaction.
+    await client.query('vacuum (analyze)')
     return counts
   } catch (error) {
     await client.query('rollback').catch(() => {})
