@@ -13,6 +13,8 @@ const common = {
 
 /** Seeds the demo database once per run for the projects whose tests start test servers. */
 const demoTemplate = ['test/global-setup.ts']
+/** The demo template, then one throwaway PostgreSQL cluster for the run with template databases (issue 20). */
+const withPostgres = [...demoTemplate, 'test/pg-global-setup.ts']
 
 /**
  * `vitest run` runs every project; `vitest run --project <name>` (npm run test:<name>) one of them.
@@ -20,6 +22,8 @@ const demoTemplate = ['test/global-setup.ts']
  * http: the service behind the real listener (REST, tRPC, auth, OpenAPI, `serve`).
  * integration: the CLI, pulls against a live backend, packaging and the Electron binding.
  * e2e: the built console in Chromium (needs `electron-vite build` first).
+ * pg: the service on PostgreSQL (a throwaway cluster: Debian's postgresql package), and its
+ *     parity with SQLite over the real listener.
  */
 export default defineConfig({
   test: {
@@ -28,6 +32,7 @@ export default defineConfig({
       { test: { ...common, name: 'http', include: ['test/http/**/*.test.ts'], globalSetup: demoTemplate } },
       { test: { ...common, name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: demoTemplate } },
       { test: { ...common, name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: demoTemplate } },
+      { test: { ...common, name: 'pg', include: ['test/pg/**/*.test.ts'], globalSetup: withPostgres } },
     ],
   },
 })

@@ -18,6 +18,7 @@ export interface HeadlessOptions extends ServiceOptions {
 
 /** Where the store's work runs, for the banner. */
 function threadsOf(service: Service): string {
+  if (service.handle.kind === 'postgres') return `PostgreSQL through a pool of ${service.handle.pg?.options.max ?? '?'} connections`
   const readers = service.handle.readPool?.threads ?? 0
   if (!service.handle.writer.threaded) return 'every query on the main thread'
   return `writes on the writer thread, reads on ${readers} reader thread${readers === 1 ? '' : 's'}`

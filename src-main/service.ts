@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs'
 import { type DatabaseHandle, openStore } from './db/connection'
-import { migrateToLatest, pendingMigrations } from './db/migrate'
+import { migrateToLatest, pendingMigrations, schemaVersion } from './db/migrate'
+import { openPostgresStore } from './db/pg-connection'
+import { ensurePartitionsAhead } from './db/pg-partitions'
+import { isPostgresUrl } from './db/store-kind'
 import { defaultReaders } from './db/read-pool'
 import { createAgentsService } from './modules/agents/agents.service'
 import { createConversationsService } from './modules/conversations/conversations.service'
@@ -13,7 +16,7 @@ import { createImportsService } from './modules/imports/imports.service'
 import { createCallsService } from './modules/calls/calls.service'
 import { createPullSyncsService } from './modules/pull/pull-syncs.service'
 import { createPullsService } from './modules/pull/pulls.service'
-import { createProvidersService, secretBoxFor } from './modules/providers/providers.service'
+import { createProvidersService, secretBoxFor, secretBoxForServer } from './modules/providers/providers.service'
 import { createWebhooksService } from './modules/webhooks/webhooks.service'
 import { createSipTrunksService } from './modules/sip-trunks/sip-trunks.service'
 import { createSessionsService } from './modules/sessions/sessions.service'
@@ -23,13 +26,18 @@ import { createTenantsService } from './modules/tenants/tenants.service'
 import { createTokenService } from './modules/tokens/tokens.service'
 import { createSavedViewsService } from './modules/saved-views/saved-views.service'
 import { seedJob } from './modules/database/database.write-jobs'
+import { type OpenScratchStore, seedPostgres } from './modules/database/pg-seed'
 import { floorToHour, type SeedResult } from './seed'
 import type { SeedScaleName } from './seed/scales'
 import { writerEntry } from './writer/writer-entry'
 
 export interface ServiceOptions {
-  /** Database file, or `:memory:`. */
+  /** Database file, `:memory:`, or a PostgreSQL server's URL (`postgres://user@host:port/db`: team mode, issue 20). */
   dbPath: string
+  /** PostgreSQL only: most connections the pool opens (db/pg-connection.ts DEFAULT_PG_POOL_SIZE). */
+  poolSize?: number
+  /** PostgreSQL only: the file holding the key that seals provider keys and webhook secrets (absent: in memory). */
+  keyFile?: string
   /** Accepted as an admin bearer token without being stored (CALLSCOPE_TOKEN). */
   envToken?: string
   /** Seed a database that did not exist before with demo data of this scale; false to leave it empty. */
@@ -48,28 +56,38 @@ export interface ServiceOptions {
   webhookRetrySchedule?: readonly number[]
 }
 
+/** A scratch SQLite store as the service opens its own: the seed of a PostgreSQL store runs there first. */
+const openScratch: OpenScratchStore = (path) => openStore({ path, readers: 1, writerEntry: writerEntry() })
+
 /**
  * Builds everything below the transports: the store (migrated to the newest schema) and the
  * domain services. Both entries (Electron main and headless `serve`) call this and nothing else.
  */
 export async function createService(options: ServiceOptions) {
-  const isNew = options.dbPath === ':memory:' || !existsSync(options.dbPath)
-  const handle: DatabaseHandle = await openStore({
-    path: options.dbPath,
-    nativeBinding: options.nativeBinding,
-    readers: options.readers ?? defaultReaders(),
-    writerEntry: writerEntry(),
-  })
+  const postgres = isPostgresUrl(options.dbPath)
+  let isNew = postgres ? false : options.dbPath === ':memory:' || !existsSync(options.dbPath)
+  const handle: DatabaseHandle = postgres
+    ? openPostgresStore({ url: options.dbPath, poolSize: options.poolSize })
+    : await openStore({
+        path: options.dbPath,
+        nativeBinding: options.nativeBinding,
+        readers: options.readers ?? defaultReaders(),
+        writerEntry: writerEntry(),
+      })
   let seeded: SeedResult | null = null
   try {
+    // A PostgreSQL database is new when no migration has run on it (it exists before we connect).
+    if (postgres) isNew = (await schemaVersion(handle.db)).applied === 0
     if (!isNew && options.onMigrating) {
       const pending = await pendingMigrations(handle.db)
       if (pending.length) options.onMigrating(pending)
     }
     await migrateToLatest(handle.db)
+    if (postgres) await ensurePartitionsAhead(handle.db)
     const scale = options.seedNewDatabase ?? 'small'
     if (isNew && scale) {
-      seeded = await handle.writer.run(seedJob, { scale, seed: 1, anchor: floorToHour(Date.now()) })
+      const seedOptions = { scale, seed: 1, anchor: floorToHour(Date.now()) }
+      seeded = postgres ? await seedPostgres(handle, seedOptions, openScratch) : await handle.writer.run(seedJob, seedOptions)
     }
   } catch (error) {
     await handle.close()
@@ -78,10 +96,10 @@ export async function createService(options: ServiceOptions) {
   const tokens = createTokenService(handle.db, { envToken: options.envToken })
   const pulls = createPullsService(handle.db, handle.writer)
   const syncs = createPullSyncsService(handle.db, pulls)
-  const database = createDatabaseService(handle)
+  const database = createDatabaseService(handle, { openScratch })
   const storeWatch = createStoreWatch(() => maxSeq(handle.db))
   // One box seals provider keys and webhook secrets: one key file beside the store.
-  const secretBox = secretBoxFor(handle.path)
+  const secretBox = postgres ? secretBoxForServer(options.keyFile) : secretBoxFor(handle.path)
   const calls = createCallsService(handle.db)
   const webhooks = createWebhooksService(handle.db, { secretBox, calls, retrySchedule: options.webhookRetrySchedule })
 

@@ -1,5 +1,5 @@
 import type { Service } from '../service'
-import { defaultDbPath } from './paths'
+import { defaultDbPath, keyFileFor, poolSizeFrom } from './paths'
 
 /** Says on stderr that the store is being updated, so a long first start after an upgrade is not a hang. */
 export const reportMigrating = (pending: string[]) =>
@@ -11,7 +11,9 @@ export const reportMigrating = (pending: string[]) =>
  */
 export async function withService<T>(dbOption: string | undefined, run: (service: Service) => Promise<T>): Promise<T> {
   const { createService } = await import('../service')
-  const service = await createService({ dbPath: dbOption ?? defaultDbPath(), seedNewDatabase: false, readers: 0, onMigrating: reportMigrating })
+  const dbPath = dbOption ?? defaultDbPath()
+  // One-shot on PostgreSQL: a connection or two is all a command uses.
+  const service = await createService({ dbPath, seedNewDatabase: false, readers: 0, poolSize: poolSizeFrom() ?? 2, keyFile: keyFileFor(dbPath), onMigrating: reportMigrating })
   try {
     return await run(service)
   } finally {

@@ -13,6 +13,11 @@ export function parseNonNegativeInt(value: string): number {
   return Number(value)
 }
 
+export function parsePositiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive integer.')
+  return Number(value)
+}
+
 export function parseDate(value: string): number {
   const ms = Date.parse(value)
   if (Number.isNaN(ms)) throw new InvalidArgumentError('expected an ISO 8601 date or date-time.')

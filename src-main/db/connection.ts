@@ -2,12 +2,14 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely } from 'kysely'
+import type pg from 'pg'
 import { inlineStore } from './inline-store'
 import { createJsonReads, type JsonReads } from './json-reads'
 import { applyPragmas } from './pragmas'
 import { registerQueryBudget } from './query-budget'
 import { createReadPool, type ReadPool } from './read-pool'
 import type { Database } from './schema'
+import type { StoreKind } from './store-kind'
 import { StoreDialect } from './store-dialect'
 import { type StoreBackend, StoreWriter } from './store-writer'
 import { startWriterThread } from './writer-thread'
@@ -25,12 +27,21 @@ export interface OpenDatabaseOptions {
   readers?: number
 }
 
+/**
+ * The store as services see it, SQLite or PostgreSQL (pg-connection.ts): kysely (`db`), the writer
+ * that runs write jobs, JSON reads, where it is, and close. What only one store has is marked.
+ */
 export interface DatabaseHandle {
+  /** Which store this is (db/store-kind.ts); dialect-specific SQL is chosen from `db` itself. */
+  readonly kind: StoreKind
   /**
-   * The raw driver on this thread, for what kysely cannot express (tests, inline stores). A store
-   * whose writer is on its own thread has no connection here: reading this throws.
+   * SQLite only: the raw driver on this thread, for what kysely cannot express (tests, inline
+   * stores). A store whose writer is on its own thread, or a PostgreSQL store, has no connection
+   * here: reading this throws.
    */
   readonly sqlite: BetterSqlite3.Database
+  /** PostgreSQL only: the pool under `db`, for COPY (pg-copy-streams); null for SQLite. */
+  readonly pg: pg.Pool | null
   db: Kysely<Database>
   /** The writing connection, wherever it lives: write jobs run through it. */
   writer: StoreWriter
@@ -38,6 +49,7 @@ export interface DatabaseHandle {
   readPool: ReadPool | null
   /** Reads answered as JSON bytes built beside the query (on a reader thread when there are readers). */
   json: JsonReads
+  /** The database file, `:memory:`, or the PostgreSQL URL without its password. */
   path: string
   /** The binding the handle was opened with, for a second connection to a copy (snapshots). */
   nativeBinding?: string
@@ -53,6 +65,8 @@ function assemble(options: OpenDatabaseOptions, backend: StoreBackend): Omit<Dat
   const db = new Kysely<Database>({ dialect: new StoreDialect(writer, readPool) })
   let closed: Promise<void> | null = null
   return {
+    kind: 'sqlite',
+    pg: null,
     db,
     writer,
     readPool,

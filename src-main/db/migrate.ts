@@ -1,5 +1,7 @@
 import { type Kysely, Migrator } from 'kysely'
 import { migrations } from './migrations'
+import { pgMigrations } from './pg-migrations'
+import { forStore } from './store-kind'
 
 export interface SchemaVersion {
   /** Name of the newest applied migration, or null on an empty database. */
@@ -11,7 +13,9 @@ export interface SchemaVersion {
 function migrator(db: Kysely<any>): Migrator {
   // Unordered: a store migrated by a build that had a later-numbered migration (0016, 0018) before
   // an earlier-numbered one landed (0015) still takes the missing one, instead of refusing to open.
-  return new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true })
+  // Each store has its list (db/pg-migrations for PostgreSQL); both run on start.
+  const list = forStore(db, { sqlite: migrations, postgres: pgMigrations })
+  return new Migrator({ db, provider: { getMigrations: async () => list }, allowUnorderedMigrations: true })
 }
 
 /** Brings the schema to the newest version; a no-op when it is already there. */

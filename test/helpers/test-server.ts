@@ -8,6 +8,7 @@ import { createHostGuard } from '../../src-main/server/host-guard'
 import { startListener } from '../../src-main/server/listener'
 import { DEMO_SEED } from './demo-template'
 import { groundTruth } from './ground-truth'
+import { createPgDatabase } from './pg-database'
 import { tempDir } from './temp-dir'
 
 export { SEED_ANCHOR } from './demo-template'
@@ -17,8 +18,10 @@ export interface TestServer {
   url: string
   port: number
   service: Service
-  /** The test's own connection to the server's store file (ground-truth.ts). */
+  /** The test's own connection to the server's store file (ground-truth.ts); reading it throws on a PostgreSQL store. */
   sqlite: BetterSqlite3.Database
+  /** The store's location: the file, or the PostgreSQL database's URL. */
+  dbPath: string
   /** fetch against the server with the admin token unless other headers are given. */
   get(path: string, init?: RequestInit): Promise<Response>
   /** Stops listening (connections are refused, the service and its store stay), as a backend that went away. */
@@ -34,23 +37,30 @@ export interface TestServer {
  * The seeded file is a copy of the run's template (test/global-setup.ts), private to the caller,
  * so tests may write to it; without a template (a project that has no global setup) it seeds its own.
  */
-export async function startTestServer(options: { seed?: boolean; service?: Partial<ServiceOptions>; tls?: { cert: string; key: string } } = {}): Promise<TestServer> {
-  const dbPath = join(tempDir(), 'server.sqlite')
-  const template = options.seed === false ? undefined : inject('demoTemplate')
+export async function startTestServer(options: { seed?: boolean; service?: Partial<ServiceOptions>; store?: 'sqlite' | 'postgres'; tls?: { cert: string; key: string } } = {}): Promise<TestServer> {
+  const postgres = options.store === 'postgres'
+  // On PostgreSQL: a database of the file's own, copied from the run's demo (or empty) template
+  // database (test/pg-global-setup.ts), which holds the very rows of the SQLite template.
+  const dbPath = postgres ? await createPgDatabase({ seed: options.seed }) : join(tempDir(), 'server.sqlite')
+  const template = options.seed === false || postgres ? undefined : inject('demoTemplate')
   if (template) copyFileSync(template, dbPath)
   const service = await createService({ dbPath, envToken: ADMIN_TOKEN, seedNewDatabase: false, ...options.service })
-  if (options.seed !== false && !template) await service.database.seed(DEMO_SEED)
+  if (options.seed !== false && !template && !postgres) await service.database.seed(DEMO_SEED)
   const hostGuard = createHostGuard('127.0.0.1')
   const app = createHttpApp({ service, version: 'test', hostGuard, uiRoot: null })
   let listener = await startListener(app, { host: '127.0.0.1', port: 0, hostGuard, tls: options.tls })
   let listening = true
   const { port } = listener
-  const sqlite = groundTruth(dbPath)
+  const sqlite = postgres ? null : groundTruth(dbPath)
   return {
     url: listener.url,
     port: listener.port,
     service,
-    sqlite,
+    dbPath,
+    get sqlite(): BetterSqlite3.Database {
+      if (!sqlite) throw new Error('a PostgreSQL test server has no SQLite ground truth: query service.db')
+      return sqlite
+    },
     get: (path, init = {}) =>
       fetch(`${listener.url}${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.headers ?? {}) } }),
     async stopListening() {
@@ -62,7 +72,7 @@ export async function startTestServer(options: { seed?: boolean; service?: Parti
       listening = true
     },
     async close() {
-      sqlite.close()
+      sqlite?.close()
       if (listening) await listener.close()
       await service.close()
     },

@@ -122,7 +122,7 @@ describe('the desktop console connected to a team server', () => {
     expect(text.indexOf('event: connected')).toBeLessThan(text.indexOf('"log_level"'))
     const ids = [...text.matchAll(/"id":"([^"]+)"/g)].map((m) => m[1]!)
     expect(ids.length).toBeGreaterThan(0)
-    expect(team.sqlite.prepare(`select count(*) n from call_logs where id in (${ids.map(() => '?').join(',')})`).get(...ids)).toEqual({ n: new Set(ids).size })
+    expect(team.sqlite!.prepare(`select count(*) n from call_logs where id in (${ids.map(() => '?').join(',')})`).get(...ids)).toEqual({ n: new Set(ids).size })
     streams.close(1, 7)
   })
 

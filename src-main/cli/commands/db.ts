@@ -6,7 +6,7 @@ export function registerDb(program: Command): void {
   db.command('info')
     .description('path, size, schema version and row counts')
     .option('--json', 'print JSON')
-    .option('--db <file>', 'database file')
+    .option('--db <file|url>', 'database file, or a PostgreSQL server as postgres://user@host:port/db')
     .action(async (opts: { json?: boolean; db?: string }) => {
       await withService(opts.db, async (service) => {
         const info = await service.info()
@@ -15,7 +15,8 @@ export function registerDb(program: Command): void {
           return
         }
         const lines = [
-          `Path:    ${info.path}`,
+          `Store:   ${info.kind === 'postgres' ? 'PostgreSQL' : 'SQLite'}`,
+          `${info.kind === 'postgres' ? 'URL:     ' : 'Path:    '}${info.path}`,
           `Size:    ${info.sizeBytes === null ? 'in memory' : `${(info.sizeBytes / 1024 / 1024).toFixed(1)} MiB`}`,
           `Schema:  ${info.schema.current ?? 'empty'} (${info.schema.applied} of ${info.schema.available} migrations)`,
           'Rows:',

@@ -1,9 +1,9 @@
 import { type Command, Option } from 'commander'
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../../../src-shared/constants'
 import { isLoopback } from '../../../src-shared/schemas/listener'
-import { parseNonNegativeInt, parsePort } from '../options'
+import { parseNonNegativeInt, parsePort, parsePositiveInt } from '../options'
+import { consoleBuildDir, defaultDbPath, keyFileFor, poolSizeFrom } from '../paths'
 import { readTlsFiles } from '../tls-files'
-import { consoleBuildDir, defaultDbPath } from '../paths'
 import { VERSION } from '../version'
 
 export function registerServe(program: Command): void {
@@ -12,13 +12,15 @@ export function registerServe(program: Command): void {
     .description('run the service and the console over HTTP in plain Node (headless mode)')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parsePort, DEFAULT_HTTP_PORT)
     .option('-H, --host <address>', 'address to bind; loopback unless you mean to expose it', DEFAULT_HTTP_HOST)
-    .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
+    .option('--db <file|url>', 'database file, or a PostgreSQL server as postgres://user@host:port/db (default: $CALLSCOPE_DB or a file in the per-user data folder)')
+    .option('--pool <n>', 'PostgreSQL only: most connections to the server (default: $CALLSCOPE_PG_POOL or 10)', parsePositiveInt)
+    .option('--key-file <file>', 'PostgreSQL only: the key sealing provider keys and webhook secrets (default: $CALLSCOPE_KEY_FILE or one per database in the per-user data folder)')
     .addOption(new Option('--no-seed', 'leave a new database empty instead of adding demo data'))
     .option('--tls-cert <file>', 'PEM certificate (chain): serve HTTPS only, as a team server should (with --tls-key)')
     .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .addOption(new Option('--insecure-http', 'allow plain HTTP on an address that is not loopback (behind a TLS-terminating proxy)'))
     .option('--readers <n>', 'reader threads for database reads, beside one writer thread (default: one per core; 0 runs every query on the main thread)', parseNonNegativeInt)
-    .action(async (opts: { port: number; host: string; db?: string; seed: boolean; readers?: number; tlsCert?: string; tlsKey?: string; insecureHttp?: boolean }) => {
+    .action(async (opts: { port: number; host: string; db?: string; seed: boolean; readers?: number; pool?: number; keyFile?: string; tlsCert?: string; tlsKey?: string; insecureHttp?: boolean }) => {
       const log = (line: string) => process.stdout.write(`${line}\n`)
       const tls = readTlsFiles(opts.tlsCert, opts.tlsKey)
       if (!tls && !isLoopback(opts.host) && !opts.insecureHttp) {
@@ -29,8 +31,11 @@ export function registerServe(program: Command): void {
       }
       // Loaded on use, so --help and usage errors answer without loading the whole service.
       const { startHeadless } = await import('../../headless')
+      const dbPath = opts.db ?? defaultDbPath()
       const starting = startHeadless({
-        dbPath: opts.db ?? defaultDbPath(),
+        dbPath,
+        poolSize: opts.pool ?? poolSizeFrom(),
+        keyFile: opts.keyFile ?? keyFileFor(dbPath),
         host: opts.host,
         port: opts.port,
         envToken: process.env.CALLSCOPE_TOKEN || undefined,

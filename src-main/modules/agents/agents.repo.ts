@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
-import { nameOrIdMatches } from '../../db/name-search'
+import { storeSql } from '../../db/store-sql'
 import type { Database } from '../../db/schema'
 
 export interface AgentListFilter {
@@ -32,7 +32,7 @@ export function listAgents(db: Kysely<Database>, filter: AgentListFilter) {
       eb.selectFrom('conversations as c').select((c) => c.fn.countAll<number>().as('n')).whereRef('c.agent_id', '=', 'a.id').as('session_count'),
     ])
   if (filter.tenantId) query = query.where('a.tenant_id', '=', filter.tenantId)
-  if (filter.search?.trim()) query = query.where(nameOrIdMatches('a.name', 'a.id', filter.search))
+  if (filter.search?.trim()) query = query.where(storeSql(db).nameOrIdMatches('a.name', 'a.id', filter.search))
   return query.orderBy('t.name').orderBy('a.name').orderBy('a.id').execute()
 }
 
@@ -89,7 +89,7 @@ export function listPulledAgents(db: Kysely<Database>, filter: AgentListFilter &
   else query = query.where('a.source', '=', source)
   if (filter.id !== undefined) query = query.where('a.id', '=', filter.id)
   if (filter.tenantId) query = query.where('a.tenant_id', '=', filter.tenantId)
-  if (filter.search?.trim()) query = query.where(nameOrIdMatches(pulledAgentName(), 'a.id', filter.search))
+  if (filter.search?.trim()) query = query.where(storeSql(db).nameOrIdMatches(pulledAgentName(), 'a.id', filter.search))
   return query.orderBy('tenant_name').orderBy('name').orderBy('a.id').execute()
 }
 

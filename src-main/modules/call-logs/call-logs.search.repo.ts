@@ -5,7 +5,7 @@ import type { JsonReads } from '../../db/json-reads'
 import { budgetTerm } from '../../db/query-budget'
 import type { CallLogRow, Database } from '../../db/schema'
 import type { TimeSlicer } from '../../lib/time-slicer'
-import { callLogCsvLine, callLogJson } from './call-logs.repo'
+import { callLogsSql } from './call-logs.sql'
 import { HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN } from './fts-query'
 import { type LogQueryFilter, logQueryCondition, type SeqWindow, wordMatchingSeqs } from './log-query'
 
@@ -83,7 +83,7 @@ export function searchPage(db: Kysely<Database>, f: ResolvedCallLogFilter, curso
 
 /** The same page as export lines (NDJSON records or CSV lines, built by the query), with the cursor of its last row. */
 export async function searchPageLines(db: Kysely<Database>, json: JsonReads, f: ResolvedCallLogFilter, cursor: CallLogCursor | null, limit: number, format: 'ndjson' | 'csv') {
-  const line = format === 'csv' ? callLogCsvLine() : callLogJson()
+  const line = format === 'csv' ? callLogsSql(db).callLogCsvLine() : callLogsSql(db).callLogJson()
   const query = pageQuery(db, f, cursor, limit).select([line.as('json'), 'timestamp', 'seq'])
   const { bytes, rows, last } = await json.bytes(query, { framing: format === 'csv' ? 'concat' : 'lines', last: ['timestamp', 'seq'] })
   return { bytes, rows, cursor: last as CallLogCursor | null }

@@ -1,13 +1,18 @@
 import { existsSync, statSync } from 'node:fs'
+import { sql } from 'kysely'
 import type { DatabaseHandle } from '../../db/connection'
 import { type SchemaVersion, schemaVersion } from '../../db/migrate'
 import type { SeedOptions, SeedResult } from '../../seed'
 import { countRows, type TableCounts } from './database.repo'
 import { seedJob, snapshotJob } from './database.write-jobs'
+import { type OpenScratchStore, seedPostgres } from './pg-seed'
 import type { SnapshotOptions, SnapshotResult } from './snapshot-pack'
 
 export interface DatabaseInfo {
+  /** The file, `:memory:`, or the PostgreSQL URL without its password. */
   path: string
+  /** 'sqlite' or 'postgres'. */
+  kind: 'sqlite' | 'postgres'
   sizeBytes: number | null
   schema: SchemaVersion
   counts: TableCounts
@@ -19,17 +24,34 @@ function fileSize(path: string): number {
   return size(path) + size(`${path}-wal`)
 }
 
+/** The PostgreSQL database's size on its server (pg_database_size: tables, indexes, TOAST). */
+async function postgresSize(handle: DatabaseHandle): Promise<number> {
+  const { rows } = await sql<{ size: number }>`select pg_database_size(current_database()) as size`.execute(handle.db)
+  return Number(rows[0]!.size)
+}
+
 /**
  * The store itself: where it is, how big, which schema, how many rows (`db info`, Settings), its
  * demo data and its snapshots. The adapters (CLI, desktop menu) go through here, never the handle.
  */
-export function createDatabaseService(handle: DatabaseHandle) {
+export interface DatabaseServiceOptions {
+  /** How a PostgreSQL store's seed opens its scratch SQLite store (pg-seed.ts); absent: seeding PostgreSQL is refused. */
+  openScratch?: OpenScratchStore
+}
+
+export function createDatabaseService(handle: DatabaseHandle, options: DatabaseServiceOptions = {}) {
   return {
-    /** The database file (or `:memory:`). */
+    /** The database file (or `:memory:`), or the PostgreSQL URL without its password. */
     path: handle.path,
+    /** Which store this is: 'sqlite' or 'postgres'. */
+    kind: handle.kind,
     /** Deterministic demo data (`callscope seed`, File → New demo database). */
-    seed({ onProgress, ...options }: SeedOptions): Promise<SeedResult> {
-      return handle.writer.run(seedJob, options, onProgress as (value: unknown) => void)
+    seed({ onProgress, ...seedOptions }: SeedOptions): Promise<SeedResult> {
+      if (handle.kind === 'postgres') {
+        if (!options.openScratch) throw new Error('seeding a PostgreSQL store needs a scratch SQLite store')
+        return seedPostgres(handle, { ...seedOptions, onProgress }, options.openScratch)
+      }
+      return handle.writer.run(seedJob, seedOptions, onProgress as (value: unknown) => void)
     },
     /**
      * A consistent copy of the whole store in one file, a demo pack (`callscope snapshot`, File →
@@ -40,8 +62,8 @@ export function createDatabaseService(handle: DatabaseHandle) {
       return handle.writer.run(snapshotJob, { file, options })
     },
     async info(): Promise<DatabaseInfo> {
-      const sizeBytes = handle.path === ':memory:' ? null : fileSize(handle.path)
-      return { path: handle.path, sizeBytes, schema: await schemaVersion(handle.db), counts: await countRows(handle.db) }
+      const sizeBytes = handle.kind === 'postgres' ? await postgresSize(handle) : handle.path === ':memory:' ? null : fileSize(handle.path)
+      return { path: handle.path, kind: handle.kind, sizeBytes, schema: await schemaVersion(handle.db), counts: await countRows(handle.db) }
     },
   }
 }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { countTrue, utcDay } from '../../db/dialect.sqlite'
+import { storeSql } from '../../db/store-sql'
 import type { Database } from '../../db/schema'
 
 /**
@@ -47,13 +47,13 @@ export async function counts(db: Kysely<Database>, tenantId: Scope, source?: str
 
 /** Calls started since `since`, per UTC day, with how many failed. */
 export function callsByDay(db: Kysely<Database>, tenantId: Scope, since: string) {
-  const day = utcDay(sql.ref<string>('started_at'))
+  const day = storeSql(db).utcDay(sql.ref<string>('started_at'))
   return db
     .selectFrom('calls')
     .select((eb) => [
       day.as('day'),
       eb.fn.countAll<number>().as('calls'),
-      countTrue(eb('status', '=', 'failed')).as('failed'),
+      storeSql(db).countTrue(eb('status', '=', 'failed')).as('failed'),
     ])
     .where('started_at', '>=', since)
     .where((eb) => (tenantId === null ? eb('tenant_id', 'in', eb.selectFrom('tenants').select('id')) : eb('tenant_id', '=', tenantId)))
@@ -64,7 +64,7 @@ export function callsByDay(db: Kysely<Database>, tenantId: Scope, since: string)
 
 /** Error and critical log lines since `since`, per UTC day (the (log_level, timestamp) index). */
 export function errorLogsByDay(db: Kysely<Database>, tenantId: Scope, since: string, source?: string) {
-  const day = utcDay(sql.ref<string>('timestamp'))
+  const day = storeSql(db).utcDay(sql.ref<string>('timestamp'))
   let query = db
     .selectFrom('call_logs')
     .select((eb) => [day.as('day'), eb.fn.countAll<number>().as('errors')])

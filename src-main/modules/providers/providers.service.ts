@@ -28,6 +28,14 @@ export const keyFileFor = (dbPath: string): string => `${dbPath}.key`
 export const secretBoxFor = (dbPath: string): SecretBox =>
   dbPath === ':memory:' ? createMemorySecretBox() : createFileSecretBox(keyFileFor(dbPath))
 
+/**
+ * The secret box of a store on a PostgreSQL server: there is no file to keep the key beside, so it
+ * is the file the operator names (`--key-file`, CALLSCOPE_KEY_FILE; every instance serving the same
+ * database needs the same one), else in memory (tests): secrets sealed then are lost with the process.
+ */
+export const secretBoxForServer = (keyFile: string | undefined): SecretBox =>
+  keyFile ? createFileSecretBox(keyFile) : createMemorySecretBox()
+
 /** Provider administration: stored credentials, LLM provider details, STT configuration checks. */
 export function createProvidersService(db: Kysely<Database>, options: ProvidersServiceOptions) {
   const env = options.env ?? (() => process.env)

@@ -1,12 +1,14 @@
 import { type Kysely, type QueryCreator, type RawBuilder, sql } from 'kysely'
-import { greatest, least, unindexed, utcDay, utcDayHour, utcHourOfDay, utcHourStart, utcNextHourStart } from '../../db/dialect.sqlite'
+import { forStore } from '../../db/store-kind'
+import { storeSql } from '../../db/store-sql'
+import { postgresSquadsSql, type SquadsSql, sqliteSquadsSql } from './squads.sql'
 import type { Database } from '../../db/schema'
 
 /*
- * Squad analytics queries. Every figure is aggregated by SQLite; the service only reshapes the
- * aggregated rows. Bounds are inclusive ISO 8601 UTC instants in the store's format, so text
- * comparison is time comparison. SQLite-specific: julianday() for handle time (handleMsSum, below)
- * and the time fragments of db/dialect.sqlite.ts (strftime hours, days and hours sliced from the text).
+ * Squad analytics queries. Every figure is aggregated by the store; the service only reshapes the
+ * aggregated rows. Bounds are inclusive ISO 8601 UTC instants (text comparison is time comparison
+ * on SQLite; timestamptz on PostgreSQL). Store-specific: handle time and the pulled answers' JSON
+ * (squads.sql.ts) and the time fragments of db/store-sql.ts.
  *
  * Plans (see migration 0002): sessions are aggregated from the covering index
  * conversations_squad_analytics in one pass without a temporary sort; the hourly timeline counts
@@ -60,7 +62,6 @@ export function findPulledAnalytics(db: Kysely<Database>, squadId: string, sourc
  * Squads known only from pulled analytics (no local squad of that id), the latest fetch of each,
  * with what the answer says of them when it is in Callscope's shape. One tenant's when `tenantId` is set.
  */
-// SQLite-only: json_extract / json_array_length on the stored answer (PostgreSQL: ->> and jsonb_array_length).
 export function listPulledSquads(db: Kysely<Database>, tenantId: string | null, source?: string) {
   let query = db
     .selectFrom('pulled_squad_analytics as p')
@@ -72,8 +73,8 @@ export function listPulledSquads(db: Kysely<Database>, tenantId: string | null, 
       'p.squad_name as name',
       'p.tenant_id',
       (eb) => eb.fn.coalesce('t.name', 'l.name').as('tenant_name'),
-      sql<string | null>`json_extract(p.body, '$.routing_strategy')`.as('routing_strategy'),
-      sql<number | null>`json_array_length(p.body, '$.member_utilization')`.as('member_count'),
+      squadsSql(db).pulledRoutingStrategy().as('routing_strategy'),
+      squadsSql(db).pulledMemberCount().as('member_count'),
       'p.source',
       'p.fetched_at',
     ])
@@ -115,6 +116,8 @@ export function agentNames(db: Kysely<Database>, agentIds: readonly string[]) {
  * lets SQLite aggregate while it walks the index instead of sorting the rows first.
  */
 export function sessionGroups(db: Kysely<Database>, squadId: string, period: Period) {
+  const { unindexed } = storeSql(db)
+  const { handleMsSum, resolvedSum } = squadsSql(db)
   return db
     .selectFrom('conversations as c')
     .select((eb) => [
@@ -127,7 +130,7 @@ export function sessionGroups(db: Kysely<Database>, squadId: string, period: Per
       handleMsSum().as('handle_ms'),
       eb.fn.sum<number | null>('c.wait_ms').as('wait_ms_sum'),
       eb.fn.count<number>('c.wait_ms').as('wait_count'),
-      eb.fn.sum<number | null>('c.resolved').as('resolved'),
+      resolvedSum().as('resolved'),
       eb.fn.count<number>('c.resolved').as('outcome_known'),
       sql<number>`sum(case when c.status = 'transferred' then 1 else 0 end)`.as('transferred'),
     ])
@@ -138,17 +141,6 @@ export function sessionGroups(db: Kysely<Database>, squadId: string, period: Per
     .where(unindexed(sql.ref<string>('c.created_at')), '<=', period.end)
     .groupBy(['c.agent_id', 'c.routing_strategy', 'c.channel', 'c.language'])
     .execute()
-}
-
-/**
- * The sum of the sessions' handle times in ms, over `conversations as c`. Spelled exactly as the
- * expression of the covering index conversations_squad_analytics (migration 0002), so SQLite reads
- * the value stored in the index instead of parsing two timestamps per session (a test checks the
- * query has no julianday call). Ongoing sessions (ended_at null) give null, which sum skips.
- */
-// SQLite-only: julianday() arithmetic, matched to an expression index of the same spelling.
-export function handleMsSum(): RawBuilder<number | null> {
-  return sql<number | null>`sum((julianday(c.ended_at) - julianday(c.created_at)) * 86400000.0)`
 }
 
 /** Sessions per clock hour of the period: the input of both timeline sums. */
@@ -201,6 +193,7 @@ export function sessionTimeline(db: Kysely<Database>, squadId: string, period: P
 }
 
 function hourlyBySeeks(db: Kysely<Database>, squadId: string, period: Period): QueryCreator<Database & HourlyCounts> {
+  const { utcHourStart, utcNextHourStart, greatest, least, utcDay, utcHourOfDay } = storeSql(db)
   // Each hour counts [lower, upper): the clock hour clipped to the period. Both bounds are plain
   // values per hour, so every count is one range seek in conversations_squad_created.
   const endExclusive = new Date(Date.parse(period.end) + 1).toISOString()
@@ -246,6 +239,7 @@ function hourlyBySeeks(db: Kysely<Database>, squadId: string, period: Period): Q
 }
 
 function hourlyByGrouping(db: Kysely<Database>, squadId: string, period: Period): QueryCreator<Database & HourlyCounts> {
+  const { utcDayHour, utcDay, utcHourOfDay } = storeSql(db)
   const dayHour = utcDayHour(sql.ref<string>('c.created_at'))
   const perHour = db
     .selectFrom('conversations as c')
@@ -329,3 +323,6 @@ export async function successLatencyAtRank(db: Kysely<Database>, squadId: string
     .executeTakeFirst()
   return row?.latency_ms ?? null
 }
+
+/** The squad fragments for the store `db` runs on. */
+const squadsSql = (db: Kysely<Database>): SquadsSql => forStore(db, { sqlite: sqliteSquadsSql, postgres: postgresSquadsSql })

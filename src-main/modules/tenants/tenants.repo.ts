@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely'
-import { nameOrIdMatches } from '../../db/name-search'
+import { storeSql } from '../../db/store-sql'
 import type { Database, TenantRowsView } from '../../db/schema'
 
 /** A tenant as stored, local (source '') or pulled from a backend (tenant_rows, migration 0018). */
@@ -50,7 +50,7 @@ export function listTenants(db: Kysely<Database>, filter: TenantListFilter) {
     ])
   if (filter.onlyId) query = query.where('t.id', '=', filter.onlyId)
   if (filter.source !== undefined) query = query.where('t.source', '=', filter.source)
-  if (filter.search?.trim()) query = query.where(nameOrIdMatches('t.name', 't.id', filter.search))
+  if (filter.search?.trim()) query = query.where(storeSql(db).nameOrIdMatches('t.name', 't.id', filter.search))
   return query.orderBy('t.name').orderBy('t.id').orderBy('t.source').execute()
 }
 

@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely'
+import { schema } from './0001-schema'
+
+/**
+ * The PostgreSQL store's migrations, in order: a list of its own (docs/architecture.md,
+ * "PostgreSQL store"). Its first entry is the whole schema as the SQLite list had it at 0018; later
+ * schema changes get an entry here beside their SQLite migration. Names are never changed once shipped.
+ */
+export const pgMigrations: Record<string, Migration> = {
+  '0001-schema': schema,
+}
