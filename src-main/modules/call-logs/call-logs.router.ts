@@ -39,6 +39,13 @@ export const callLogsRouter = (callLogs: CallLogsService) =>
       .input(callLogCountByInputSchema)
       .output(callLogCountBySchema)
       .query(({ ctx, input, signal }) => callLogs.countBy(ctx.principal, input.filter, input.by, input.top, signal)),
+    /**
+     * The same count as it goes: answers over the newest time slices read so far, then the whole
+     * (call-logs.count-by.ts); the console's count-by panel shows each one, marked partial.
+     */
+    countByProgress: procedure.input(callLogCountByInputSchema).subscription(async function* ({ ctx, input, signal }) {
+      yield* callLogs.countByProgress(ctx.principal, input.filter, input.by, input.top, signal)
+    }),
     histogram: procedure.input(filterInput).query(({ ctx, input, signal }) => callLogs.histogram(ctx.principal, input.filter, signal)),
     /** Desktop only: asks where to save, then writes the filtered view there (no listener needed). */
     exportToFile: procedure
