@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import { COUNT_BY_ERROR_LEVELS } from '../../../src-shared/schemas/call-log-count-by'
+import { unindexed } from '../../db/dialect.sqlite'
 import type { Database } from '../../db/schema'
 import { applyFilter, type FacetColumn, type ResolvedCallLogFilter, timestampBucket } from './call-logs.search.repo'
 import { detailsJsonText, detailsType, detailsValue, keyPath } from './details-values'
@@ -98,13 +99,13 @@ export async function errorCounts(db: Kysely<Database>, range: Range, column: Fa
 
 /**
  * Only lines with the key, in the range: the partial index's own condition, then time. The time
- * terms are written `+timestamp`, so SQLite reads the key's index (every entry holds its time)
- * rather than the time index and each line's JSON: 2.5 s against 40 ms over the million lines.
+ * terms keep the time index out (`unindexed`), so SQLite reads the key's index (every entry holds
+ * its time) rather than the time index and each line's JSON: 2.5 s against 60 ms over the million lines.
  */
 const withKeyInRange = (db: Kysely<Database>, range: Partial<Range>, path: string[]) => {
   let q = db.selectFrom('call_logs').where(detailsType(path), 'is not', null)
-  if (range.from) q = q.where(sql`+timestamp`, '>=', range.from)
-  if (range.to) q = q.where(sql`+timestamp`, '<=', range.to)
+  if (range.from) q = q.where(unindexed(sql.ref<string>('timestamp')), '>=', range.from)
+  if (range.to) q = q.where(unindexed(sql.ref<string>('timestamp')), '<=', range.to)
   return q
 }
 
