@@ -188,7 +188,10 @@ const VISITS: Visit[] = [
         const kept = [...events.filter((e) => /event: connected/.test(e)), ...events.filter((e) => /data: \{"answer"/.test(e)).slice(0, 2)]
         await route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: `${kept.join('\n\n')}\n\n` })
       })
-      await page.goto(`${server.url}/console/#/logs?by=details.language`)
+      // A tab of its own (signed in by its link), so the held stream ends with it.
+      await page.goto(signInLink)
+      await page.getByTestId('signed-in-as').waitFor()
+      await page.evaluate(`window.location.hash = ${JSON.stringify('#/logs?by=details.language')}`)
       await page.getByTestId('count-by-partial').waitFor()
       await page.getByTestId('count-by-row').first().waitFor()
       return page
