@@ -12,7 +12,7 @@ import { z } from './zod'
  * interface's are.
  */
 
-/** The indexed fields a result can be counted by; `details.<key>` too (no index: every line is read). */
+/** The indexed fields a result can be counted by; `details.<key>` too (its own index for the keys of migration 0019, else every line is read). */
 export const COUNT_BY_FIELDS = ['level', 'type', 'tenant', 'agent'] as const
 export type CountByField = (typeof COUNT_BY_FIELDS)[number]
 

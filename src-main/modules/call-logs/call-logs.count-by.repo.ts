@@ -8,11 +8,12 @@ import { detailsJsonText, detailsType, detailsValue, keyPath } from './details-v
 /*
  * Count-by's reads (issue 17 pt 4). A filter that is a bare time range, counted by an indexed
  * column, is counted as the histogram and the facets do it: one range count of the column's
- * (column, timestamp) index per value and bucket, no row read. Anything else is one grouped read of
- * the lines the filter selects, by (bucket, group).
+ * (column, timestamp) index per value and bucket, no row read; counted by a details key with an
+ * index of its own (0019), from that index alone (below). Anything else is one grouped read of the
+ * lines the filter selects, by (bucket, group).
  */
 
-/** What the lines are grouped by: an indexed column, or the value of a details key (no index). */
+/** What the lines are grouped by: an indexed column, or the value of a details key (some have an index: details-values.ts). */
 export type Grouping = { column: FacetColumn } | { detailsKey: string }
 
 /**

@@ -6,7 +6,7 @@ import { jsonPath } from './details-values'
 
 /*
  * What the explorer's facets need beyond counts by an indexed column (call-logs.search.repo.ts):
- * the names of tenants and agents, and the keys and values of `details`, which has no index, so
+ * the names of tenants and agents, and the keys and values of `details`, which only some keys have an index for (0019), so
  * they are read from the newest matching lines only (pageQuery: the time index, newest first,
  * stopping at `lines`).
  */

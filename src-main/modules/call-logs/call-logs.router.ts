@@ -29,7 +29,7 @@ export const callLogsRouter = (callLogs: CallLogsService) =>
       .input(detailsKeysInputSchema)
       .output(detailsKeysSchema)
       .query(({ ctx, input }) => callLogs.detailsKeys(ctx.principal, input.filter)),
-    /** Top values of one details key over the newest matching lines (details has no index). */
+    /** Top values of one details key over the newest matching lines, or over every line from the key's own index (0019). */
     detailsFacet: procedure
       .input(detailsFacetInputSchema)
       .output(detailsFacetSchema)
