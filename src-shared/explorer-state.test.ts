@@ -14,6 +14,8 @@ const FULL: ExplorerState = {
   session: 'session-1',
   cols: ['time', 'level', 'details.provider', 'message', 'tenant'],
   facet: 'usage.tokens',
+  by: 'details.provider',
+  top: 3,
   tz: 'America/New_York',
   live: true,
   line: 'line-1',
@@ -31,6 +33,21 @@ describe('the explorer state in a link', () => {
     // The order a link is written in, whatever order the state was built in.
     expect(explorerStateToParams({ line: 'x', query: 'a', cols: ['message'] }).toString()).toBe('query=a&cols=message&line=x')
     expect(explorerStateToParams({ live: false, level: [] }).toString()).toBe('')
+  })
+
+  it('holds the count-by panel: its key and its number of groups, checked as the count is', () => {
+    expect(parse('by=details.provider&top=3')).toEqual({ state: { by: 'details.provider', top: 3 }, ignored: [] })
+    expect(explorerStateToParams({ top: 10, by: 'tenant', facet: 'provider' }).toString()).toBe('facet=provider&by=tenant&top=10')
+    const { state, ignored } = parse('by=message&top=11')
+    expect(state).toEqual({})
+    expect(ignored.map((i) => [i.param, i.value])).toEqual([
+      ['by', 'message'],
+      ['top', '11'],
+    ])
+    expect(ignored[1]!.reason).toBe('Expected a number of groups from 1 to 10')
+    for (const top of ['0', '2.5', 'x', '-1', '1e1']) expect(parse(`top=${top}`).state, top).toEqual({})
+    expect(savedViewStateSchema.parse({ by: 'details.status', top: 10 })).toEqual({ by: 'details.status', top: 10 })
+    for (const bad of [{ by: 'details.bad key' }, { top: 0 }, { top: '3' }, { by: 'LEVEL' }]) expect(savedViewStateSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false)
   })
 
   it('reads the links the console wrote before (levels, legacy q, the old parameters)', () => {

@@ -2,6 +2,7 @@ import type { CallLogViewParams } from './call-log-view'
 import { LOG_LEVELS } from './constants'
 import { LOG_QUERY_MAX_LENGTH } from './log-query/parser'
 import { checkLogQuery, startsBeforeEnd } from './schemas/call-log-search'
+import { COUNT_BY_TOP, countByKeySchema } from './schemas/call-log-count-by'
 import { DETAILS_KEY } from './schemas/call-log-facets'
 import { laxUuid, parseInstant } from './schemas/params'
 import { canonicalRelative } from './time-range'
@@ -78,6 +79,9 @@ const COMMON_FIELDS = {
   tz: z.string().refine((zone) => canonicalTimeZone(zone) !== null, 'Expected UTC or an IANA time zone (Europe/Paris)').transform((zone) => canonicalTimeZone(zone)!),
   /** Following new lines (the live tail). */
   live: z.boolean(),
+  /** Count by (the count-by panel): the field or details key counted by, and how many groups are named. */
+  by: countByKeySchema,
+  top: z.number().int().min(COUNT_BY_TOP.min).max(COUNT_BY_TOP.max),
 }
 
 /**
@@ -100,11 +104,13 @@ export const savedViewStateSchema = z
     facet: COMMON_FIELDS.facet.optional(),
     tz: COMMON_FIELDS.tz.optional(),
     live: COMMON_FIELDS.live.optional(),
+    by: COMMON_FIELDS.by.optional(),
+    top: COMMON_FIELDS.top.optional(),
   })
   .refine(startsBeforeEnd, { message: 'The range ends before it starts', path: ['to'] })
   .openapi('SavedViewState', {
     description:
-      "The log explorer's state, keyed by its URL parameters (docs/api.md, \"Links and saved views\"): `query` (the query language), `from`/`to` (instants or `now-…`), `agent`, `level`, `type`, `call`, `trace`, `session`, `cols` (table columns: time, level, type, tenant, agent, call, message, details.<key>), `facet` (the details key of the facet panel), `tz` (UTC or an IANA zone) and `live`.",
+      "The log explorer's state, keyed by its URL parameters (docs/api.md, \"Links and saved views\"): `query` (the query language), `from`/`to` (instants or `now-…`), `agent`, `level`, `type`, `call`, `trace`, `session`, `cols` (table columns: time, level, type, tenant, agent, call, message, details.<key>), `facet` (the details key of the facet panel), `tz` (UTC or an IANA zone), `live`, and the count-by panel's `by` (level, type, tenant, agent or details.<key>) and `top` (1 to 10 groups named).",
   })
 export type SavedViewState = z.output<typeof savedViewStateSchema>
 
@@ -123,7 +129,7 @@ const LINK_SCALARS = {
   q: z.string().trim().min(1).max(500),
 }
 /** Parameter order in a link written by the console. */
-const PARAM_ORDER = ['query', 'q', 'from', 'to', 'agent', 'level', 'type', 'call', 'trace', 'session', 'cols', 'facet', 'tz', 'live', 'line'] as const
+const PARAM_ORDER = ['query', 'q', 'from', 'to', 'agent', 'level', 'type', 'call', 'trace', 'session', 'cols', 'facet', 'by', 'top', 'tz', 'live', 'line'] as const
 export type ExplorerParam = (typeof PARAM_ORDER)[number]
 const LIST_FIELDS = new Set<string>(['level', 'type', 'cols'])
 
@@ -169,6 +175,12 @@ export function parseExplorerParams(params: URLSearchParams, known: readonly str
       state[name] = readList(name as ListField, text, ignored)
       continue
     }
+    if (name === 'top') {
+      const parsed = COMMON_FIELDS.top.safeParse(/^\d{1,3}$/.test(text) ? Number(text) : Number.NaN)
+      if (parsed.success) state.top = parsed.data
+      else ignored.push({ param: name, value: text, reason: `Expected a number of groups from ${COUNT_BY_TOP.min} to ${COUNT_BY_TOP.max}` })
+      continue
+    }
     if (name === 'live') {
       if (text === '1' || text === 'true') state.live = true
       else if (text !== '0' && text !== 'false') ignored.push({ param: name, value: text, reason: 'Expected 1 (follow new lines) or 0' })
@@ -189,6 +201,7 @@ export function explorerStateToParams(state: ExplorerState): URLSearchParams {
     const value = state[name]
     if (value === undefined || value === false) continue
     if (value === true) params.set(name, '1')
+    else if (typeof value === 'number') params.set(name, String(value))
     else if (Array.isArray(value)) {
       if (value.length) params.set(name, value.join(','))
     } else if (value) params.set(name, value)

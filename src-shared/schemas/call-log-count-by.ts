@@ -12,7 +12,7 @@ import { z } from './zod'
  * interface's are.
  */
 
-/** The indexed fields a result can be counted by; `details.<key>` too (no index: every line is read). */
+/** The indexed fields a result can be counted by; `details.<key>` too (its own index for the keys of migration 0019, else every line is read). */
 export const COUNT_BY_FIELDS = ['level', 'type', 'tenant', 'agent'] as const
 export type CountByField = (typeof COUNT_BY_FIELDS)[number]
 
@@ -98,3 +98,14 @@ export const callLogCountBySchema = z
   })
   .openapi('CallLogCountBy')
 export type CallLogCountBy = z.infer<typeof callLogCountBySchema>
+
+/**
+ * One step of a count shown as it goes (tRPC `callLogs.countByProgress`): the answer over the time
+ * slices read so far, newest first, the share of the range's buckets read, and whether it is the last.
+ */
+export const callLogCountByProgressSchema = z.object({
+  answer: callLogCountBySchema,
+  scanned: z.number().min(0).max(1),
+  complete: z.boolean(),
+})
+export type CallLogCountByProgress = z.infer<typeof callLogCountByProgressSchema>

@@ -8,7 +8,7 @@ import { z } from './zod'
 
 /** The most values one facet lists (most first); the rest are left out. */
 export const FACET_VALUES_MAX = 100
-/** A details facet counts the values of this many matching lines, newest first (details has no index). */
+/** A details facet counts the values of this many matching lines, newest first (most keys have no index; those with one count every line of a bare range). */
 export const DETAILS_FACET_LINES = 10_000
 /** The keys to pick from are those of this many matching lines, newest first. */
 export const DETAILS_KEYS_LINES = 1_000

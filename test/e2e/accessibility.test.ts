@@ -176,6 +176,27 @@ const VISITS: Visit[] = [
     await p.getByTestId('count-by-chart').locator('.recharts-bar-rectangle').first().waitFor()
     await p.getByTestId('count-by-row').first().waitFor()
   }),
+  // A count shown as it goes, held at its second partial answer (the stream cut there, the client's reconnection never answered).
+  {
+    name: 'call-logs-count-by-partial',
+    open: async (tab) => {
+      const page = await tab.context().newPage()
+      let calls = 0
+      await page.route('**/trpc/callLogs.countByProgress**', async (route) => {
+        if (++calls > 1) return new Promise<void>(() => {})
+        const events = (await (await route.fetch()).text()).split('\n\n').filter((e) => e.trim())
+        const kept = [...events.filter((e) => /event: connected/.test(e)), ...events.filter((e) => /data: \{"answer"/.test(e)).slice(0, 2)]
+        await route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: `${kept.join('\n\n')}\n\n` })
+      })
+      // A tab of its own (signed in by its link), so the held stream ends with it.
+      await page.goto(signInLink)
+      await page.getByTestId('signed-in-as').waitFor()
+      await page.evaluate(`window.location.hash = ${JSON.stringify('#/logs?by=details.language')}`)
+      await page.getByTestId('count-by-partial').waitFor()
+      await page.getByTestId('count-by-row').first().waitFor()
+      return page
+    },
+  },
   page_('call-logs-count-by-picker', () => '#/logs', async (p) => {
     await p.getByTestId('call-log-row').first().waitFor()
     await p.getByTestId('count-by-key').click()

@@ -31,17 +31,18 @@ afterAll(async () => {
 })
 
 type Truth = { value: string | null; count: number; errors: number }
-/** Lines by provider, most first, ties by value, lines without one last among equals: as the table ranks them. */
-function byProvider(where = '1'): Truth[] {
+/** Lines by a details key, most first, ties by value, lines without one last among equals: as the table ranks them. */
+function byKey(key: string, where = '1'): Truth[] {
   const db = groundTruth(dbPath)
   try {
     return db
-      .prepare(`select json_extract(details, '$.provider') as value, count(*) as count, sum(log_level in ('error', 'critical')) as errors from call_logs where ${where} group by value order by count desc, value is null, value`)
+      .prepare(`select json_extract(details, '$.${key}') as value, count(*) as count, sum(log_level in ('error', 'critical')) as errors from call_logs where ${where} group by value order by count desc, value is null, value`)
       .all() as Truth[]
   } finally {
     db.close()
   }
 }
+const byProvider = (where = '1') => byKey('provider', where)
 
 const fmt = (n: number) => n.toLocaleString('en-US')
 const pct = (n: number, of: number) => `${((n / of) * 100).toFixed(1)} %`
@@ -139,5 +140,102 @@ describe('count by', () => {
     await expect.poll(() => page.getByTestId('count-by-table').count()).toBe(0)
     expect(errors).toEqual([])
     await page.close()
+  })
+
+  it('shows a count that reads the lines as it goes: newest slices first, marked partial, then whole', async () => {
+    const { page, errors } = await openLogs('#/logs')
+    await page.getByTestId('call-log-row').first().waitFor()
+    // Every text the status line shows, as it changes.
+    await page.evaluate(`(() => {
+      const seen = (window.countByStatuses = [])
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="count-by-status"]')?.textContent ?? ''
+        if (text && seen.at(-1) !== text) seen.push(text)
+      }).observe(document.body, { subtree: true, childList: true, characterData: true })
+    })()`)
+    // The first stream of answers is cut after its first two (partial) ones, and the client's
+    // reconnection held until the partial state has been looked at: then the whole count runs.
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let calls = 0
+    await page.route('**/trpc/callLogs.countByProgress**', async (route) => {
+      if (++calls > 1) {
+        await released
+        return route.continue()
+      }
+      const whole = await (await route.fetch()).text()
+      const events = whole.split('\n\n').filter((e) => e.trim())
+      const answers = events.filter((e) => /data: \{"answer"/.test(e))
+      expect(answers.length).toBeGreaterThan(2)
+      const kept = [...events.filter((e) => /event: connected/.test(e)), ...answers.slice(0, 2)]
+      await route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: `${kept.join('\n\n')}\n\n` })
+    })
+    await page.getByTestId('count-by-key').click()
+    await page.getByRole('option', { name: 'details.language' }).click()
+    await expect.poll(() => param(page, 'by')).toBe('details.language')
+
+    const badge = page.getByTestId('count-by-partial')
+    await badge.waitFor()
+    expect(await badge.innerText()).toMatch(/^Partial, \d{1,2}% scanned$/i)
+    expect(await page.getByTestId('count-by-csv').isDisabled()).toBe(true)
+    const partialTotal = Number((await page.getByTestId('count-by-table').locator('caption').innerText()).match(/([\d,]+) matching lines/)![1]!.replace(/,/g, ''))
+    const truth = byKey('language')
+    const total = truth.reduce((n, t) => n + t.count, 0)
+    expect(partialTotal).toBeGreaterThan(0)
+    expect(partialTotal).toBeLessThan(total)
+    await screenshot(page, 'count-by-partial')
+    expect(await wcagViolations(page)).toEqual([])
+
+    release()
+    await badge.waitFor({ state: 'detached', timeout: 15_000 })
+    const top = truth.slice(0, 5)
+    await expect.poll(() => table(page).then((rows) => rows.map((r) => r.slice(0, 2))), { timeout: 15_000 }).toEqual([
+      ...top.map((t) => [t.value ?? '(none)', fmt(t.count)]),
+      ...(truth.length > 5 ? [['other', fmt(truth.slice(5).reduce((n, t) => n + t.count, 0))]] : []),
+    ])
+    expect(await page.getByTestId('count-by-csv').isDisabled()).toBe(false)
+    const statuses = (await page.evaluate('window.countByStatuses')) as string[]
+    const partials = statuses.filter((t) => /^Counting by details\.language: the newest \d+% of the range counted/.test(t))
+    // The two answers of the cut stream, then the whole count's from its start: each run grows.
+    const shares = partials.map((t) => Number(t.match(/newest (\d+)%/)![1]))
+    expect(shares.length).toBeGreaterThanOrEqual(4)
+    const [cut, whole] = [shares.slice(0, 2), shares.slice(2)]
+    for (const run of [cut, whole]) expect(run).toEqual([...new Set(run)].sort((a, b) => a - b))
+    expect(whole[0]).toBe(cut[0])
+    expect(statuses.at(-1)).toMatch(new RegExp(`^${fmt(total)} lines per `))
+    await screenshot(page, 'count-by-complete')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('keeps count by in a saved view, and opens it again with its key and N', async () => {
+    const { page, errors } = await openLogs('#/logs?level=error,critical&by=details.provider&top=3')
+    await page.getByTestId('count-by-row').first().waitFor({ timeout: 15_000 })
+    await page.getByTestId('saved-views-button').click()
+    await page.getByTestId('save-view').click()
+    await page.getByTestId('save-view-name').fill('Errors by provider')
+    await page.getByTestId('save-view-submit').click()
+    await expect.poll(() => page.getByTestId('current-view').innerText()).toBe('View: Errors by provider')
+    await page.close()
+
+    // A fresh page on the bare explorer: no count until the view is opened from the list.
+    const fresh = await openLogs('#/logs')
+    await fresh.page.getByTestId('call-log-row').first().waitFor()
+    expect(await fresh.page.getByTestId('count-by-panel').count()).toBe(0)
+    await fresh.page.getByTestId('saved-views-button').click()
+    await fresh.page.getByRole('menuitem', { name: 'Errors by provider' }).click()
+    await expect.poll(() => [param(fresh.page, 'by'), param(fresh.page, 'top'), param(fresh.page, 'level')]).toEqual(['details.provider', '3', 'error,critical'])
+    const truth = byProvider("log_level in ('error', 'critical')")
+    await expect.poll(() => table(fresh.page).then((rows) => rows.map((r) => r.slice(0, 2))), { timeout: 15_000 }).toEqual([
+      ...truth.slice(0, 3).map((t) => [t.value ?? '(none)', fmt(t.count)]),
+      ['other', fmt(truth.slice(3).reduce((n, t) => n + t.count, 0))],
+    ])
+    expect(await fresh.page.getByTestId('count-by-key').inputValue()).toBe('details.provider')
+    expect(await fresh.page.getByTestId('count-by-top').inputValue()).toBe('Top 3')
+    await expect.poll(() => fresh.page.getByTestId('current-view').innerText()).toBe('View: Errors by provider')
+    await screenshot(fresh.page, 'count-by-saved-view')
+    expect(errors).toEqual([])
+    expect(fresh.errors).toEqual([])
+    await fresh.page.close()
   })
 })

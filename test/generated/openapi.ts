@@ -1727,7 +1727,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description The log explorer's state, keyed by its URL parameters (docs/api.md, "Links and saved views"): `query` (the query language), `from`/`to` (instants or `now-…`), `agent`, `level`, `type`, `call`, `trace`, `session`, `cols` (table columns: time, level, type, tenant, agent, call, message, details.<key>), `facet` (the details key of the facet panel), `tz` (UTC or an IANA zone) and `live`. */
+        /** @description The log explorer's state, keyed by its URL parameters (docs/api.md, "Links and saved views"): `query` (the query language), `from`/`to` (instants or `now-…`), `agent`, `level`, `type`, `call`, `trace`, `session`, `cols` (table columns: time, level, type, tenant, agent, call, message, details.<key>), `facet` (the details key of the facet panel), `tz` (UTC or an IANA zone), `live`, and the count-by panel's `by` (level, type, tenant, agent or details.<key>) and `top` (1 to 10 groups named). */
         SavedViewState: {
             query?: string;
             from?: string;
@@ -1743,6 +1743,13 @@ export interface components {
             facet?: string;
             tz?: string;
             live?: boolean;
+            /**
+             * @description What to group by: level, type, tenant, agent, or details.<key> (details.provider, details.usage.tokens)
+             * @example details.provider
+             * @example tenant
+             */
+            by?: string;
+            top?: number;
         };
         SavedViewInput: {
             /**

@@ -118,14 +118,18 @@ describe('a count past its budget', () => {
   afterAll(async () => slow?.close())
 
   it('is a 422 naming the details key, or the query term, that has no index', async () => {
-    const byKey = await slow.get('/logs/calls/count-by?by=details.provider')
+    const byKey = await slow.get('/logs/calls/count-by?by=details.language')
     expect(byKey.status).toBe(422)
     const body = (await byKey.json()) as { detail: Array<{ loc: string[]; type: string; msg: string; ctx: { parts: string[] } }> }
-    expect(body.detail[0]).toMatchObject({ loc: ['query', 'by'], type: 'query_too_slow', input: 'details.provider', ctx: { parts: ['details.provider'] } })
-    expect(body.detail[0]!.msg).toMatch(/^The count by details\.provider was stopped after 0 s: "details\.provider" has no index/)
-    const byQuery = (await (await slow.get(`/logs/calls/count-by?by=level&query=${encodeURIComponent('details.model:gpt* OR type:llm')}`)).json()) as typeof body
-    expect(byQuery.detail[0]).toMatchObject({ loc: ['query', 'query'], type: 'query_too_slow', ctx: { parts: ['details.model:gpt*'] } })
-    // An indexed column over a time range is counted by index range counts, which need no budget.
+    expect(body.detail[0]).toMatchObject({ loc: ['query', 'by'], type: 'query_too_slow', input: 'details.language', ctx: { parts: ['details.language'] } })
+    expect(body.detail[0]!.msg).toMatch(/^The count by details\.language was stopped after 0 s: "details\.language" has no index/)
+    const byQuery = (await (await slow.get(`/logs/calls/count-by?by=level&query=${encodeURIComponent('details.voice_id:x* OR type:llm')}`)).json()) as typeof body
+    expect(byQuery.detail[0]).toMatchObject({ loc: ['query', 'query'], type: 'query_too_slow', ctx: { parts: ['details.voice_id:x*'] } })
+    // An indexed column over a time range is counted by index range counts, and a details key with
+    // an index of its own (0019) from that index: neither reads a line, so neither needs the budget.
     expect((await slow.get('/logs/calls/count-by?by=tenant')).status).toBe(200)
+    const byIndexedKey = await slow.get('/logs/calls/count-by?by=details.provider')
+    expect(byIndexedKey.status).toBe(200)
+    expect(((await byIndexedKey.json()) as { total: number }).total).toBeGreaterThan(0)
   })
 })

@@ -86,11 +86,11 @@ describe('a query past its budget', () => {
   afterAll(async () => slow?.close())
 
   it('is a 422 naming the slow part, before any byte of the file', async () => {
-    const response = await slow.get(`/export/call-logs.csv?query=${encodeURIComponent('details.provider:nosuch OR level:error')}`)
+    const response = await slow.get(`/export/call-logs.csv?query=${encodeURIComponent('details.vendor:nosuch OR level:error')}`)
     expect(response.status).toBe(422)
     const body = (await response.json()) as { detail: Array<{ loc: string[]; type: string; msg: string; ctx: { parts: string[] } }> }
-    expect(body.detail[0]).toMatchObject({ loc: ['query', 'query'], type: 'query_too_slow', ctx: { parts: ['details.provider:nosuch'] } })
-    expect(body.detail[0]!.msg).toMatch(/"details.provider:nosuch" has no index/)
+    expect(body.detail[0]).toMatchObject({ loc: ['query', 'query'], type: 'query_too_slow', ctx: { parts: ['details.vendor:nosuch'] } })
+    expect(body.detail[0]!.msg).toMatch(/"details.vendor:nosuch" has no index/)
     // Filters without a query are not budgeted: the same server exports them.
     expect((await slow.get('/export/call-logs.ndjson?level=critical')).status).toBe(200)
   })

@@ -32,7 +32,7 @@ const send = async (method: string, path: string, body?: unknown, token = ADMIN_
 const rows = () => server.sqlite.prepare('select * from saved_views order by lower(name)').all() as Array<Record<string, string>>
 const asStored = (v: SavedView) => ({ ...v, state: JSON.stringify(v.state) })
 
-const STATE = { query: 'imeout level:error', from: 'now-24h', cols: ['time', 'message', 'details.provider'], facet: 'provider', tz: 'Europe/Paris' }
+const STATE = { query: 'imeout level:error', from: 'now-24h', cols: ['time', 'message', 'details.provider'], facet: 'provider', by: 'details.provider', top: 3, tz: 'Europe/Paris' }
 
 describe('/views', () => {
   it('creates, lists, gets, replaces, patches and deletes, each answer what the store holds', async () => {
@@ -81,6 +81,8 @@ describe('/views', () => {
       [{ name: 'ok', state: { cols: ['colour'] } }, [{ type: 'value_error', loc: ['body', 'state', 'cols', 0] }]],
       [{ name: 'ok', state: { agent: 'agent_7' } }, [{ type: 'uuid_parsing', loc: ['body', 'state', 'agent'] }]],
       [{ name: 'ok', state: { tz: 'Mars/Olympus' } }, [{ type: 'value_error', loc: ['body', 'state', 'tz'] }]],
+      [{ name: 'ok', state: { by: 'message' } }, [{ type: 'value_error', loc: ['body', 'state', 'by'] }]],
+      [{ name: 'ok', state: { top: 11 } }, [{ type: 'less_than_equal', loc: ['body', 'state', 'top'] }]],
     ]
     for (const [body, detail] of cases) {
       const answer = await send('POST', '/views', body)

@@ -5,10 +5,11 @@ import { migratedDb } from '../../../test/helpers/migrated-db'
 import type { DatabaseHandle } from '../../db/connection'
 import type { Principal } from '../../kit/access'
 import { seedDatabase } from '../../seed'
-import { cellCountsQuery, errorCountsQuery, rangeCountQuery } from './call-logs.count-by.repo'
+import { cellCountsQuery, errorCountsQuery, indexedBucketCountsQuery, indexedValueCountsQuery, rangeCountQuery } from './call-logs.count-by.repo'
 import { createCallLogCountBy, CountByTooManyGroupsError } from './call-logs.count-by'
 import { createCallLogsService } from './call-logs.service'
-import { LogQueryTooSlowError } from './log-query.slow'
+import { compileLogQuery } from './log-query'
+import { countByTooSlowError, LogQueryTooSlowError } from './log-query.slow'
 
 /*
  * Count-by against the truth: every line of the seeded store read back and grouped here in
@@ -86,11 +87,19 @@ describe('count by, against the lines themselves', () => {
     ['tenant over a window (index range counts)', { from: '2026-11-10T07:13:00.000Z', to: '2026-11-12T19:02:59.999Z' }, 'tenant', "timestamp between '2026-11-10T07:13:00.000Z' and '2026-11-12T19:02:59.999Z'"],
     ['agent, lines without one included', {}, 'agent', '1', 10],
     ['details.provider', {}, 'details.provider', '1'],
+    ['details.model, top 10 (its index, 0019)', {}, 'details.model', '1', 10],
+    ['details.status over a window (its index)', { from: '2026-11-10T07:13:00.000Z', to: '2026-11-12T19:02:59.999Z' }, 'details.status', "timestamp between '2026-11-10T07:13:00.000Z' and '2026-11-12T19:02:59.999Z'", 3],
+    ['details.language (no index: lines read in slices)', {}, 'details.language', '1'],
+    ['details.provider of one tenant by query (sliced)', { query: `tenant:${'$TENANT'}` }, 'details.provider', 'tenant_id = $TENANT'],
     ['details.provider of errors', { levels: ['error', 'critical'] }, 'details.provider', "log_level in ('error', 'critical')"],
     ['details.latency_ms of llm lines, by query', { query: 'type:llm' }, 'details.latency_ms', "log_type = 'llm'"],
     ['tenant of lines mentioning a timeout', { query: 'imeout' }, 'tenant', "message like '%imeout%'"],
     ['agent of one type in a window', { types: ['tts'], from: '2026-11-15T00:00:00Z', to: '2026-11-16T00:00:00Z' }, 'agent', "log_type = 'tts' and timestamp between '2026-11-15T00:00:00.000Z' and '2026-11-16T00:00:00.000Z'"],
-  ] as Array<[string, CallLogFilterInput, string, string, number?]>)('%s', async (_label, filter, by, where, top = 5) => {
+  ] as Array<[string, CallLogFilterInput, string, string, number?]>)('%s', async (_label, filterIn, by, whereIn, top = 5) => {
+    // $TENANT: the seed's largest tenant (its id is drawn by the seed).
+    const tenant = handle.sqlite.prepare('select tenant_id from call_logs group by tenant_id order by count(*) desc limit 1').pluck().get() as string
+    const filter = JSON.parse(JSON.stringify(filterIn).replace('$TENANT', tenant)) as CallLogFilterInput
+    const where = whereIn.replace('$TENANT', `'${tenant}'`)
     const answer = await count(filter, by, top)
     const all = lines(where)
     expect(all.length).toBeGreaterThan(0)
@@ -145,13 +154,56 @@ describe('count by, against the lines themselves', () => {
   })
 })
 
+describe('count by, shown as it goes', () => {
+  const steps = async (filter: CallLogFilterInput, by: string, top = 5) => {
+    const out = []
+    for await (const step of service.countByProgress(admin, callLogFilterSchema.parse(filter), by, top)) out.push(step)
+    return out
+  }
+
+  it('reads the lines in waves of time slices, newest first, each answer over what was read, the last one whole', async () => {
+    const parts = await steps({}, 'details.language')
+    expect(parts.length).toBe(6)
+    expect(parts.map((p) => p.complete)).toEqual([false, false, false, false, false, true])
+    expect(parts.map((p) => p.scanned)).toEqual([...parts.map((p) => p.scanned)].sort((a, b) => a - b))
+    expect(parts.at(-1)!.scanned).toBe(1)
+    expect(parts[0]!.scanned).toBeGreaterThan(0)
+    // The first answer holds the newest buckets only: the oldest are still empty.
+    const first = parts[0]!.answer
+    const filled = first.buckets.map((b) => b.counts.reduce((n, c) => n + c, 0) > 0)
+    expect(filled.at(-1)).toBe(true)
+    expect(filled[0]).toBe(false)
+    expect(first.total).toBeLessThan(parts.at(-1)!.answer.total)
+    // Each answer's totals only grow, and the last is the count itself.
+    const totals = parts.map((p) => p.answer.total)
+    expect(totals).toEqual([...totals].sort((a, b) => a - b))
+    expect(parts.at(-1)!.answer).toEqual(await count({}, 'details.language'))
+  })
+
+  it('answers at once what the indexes count (a field, an indexed details key over a time range)', async () => {
+    for (const by of ['level', 'details.provider']) {
+      const parts = await steps({}, by)
+      expect(parts.map((p) => [p.scanned, p.complete])).toEqual([[1, true]])
+      expect(parts[0]!.answer).toEqual(await count({}, by))
+    }
+  })
+
+  it('reads a filter with a text term once, and answers nothing at once for a filter that holds nothing', async () => {
+    expect((await steps({ query: 'imeout' }, 'details.language')).map((p) => p.complete)).toEqual([true])
+    expect(await steps({ query: 'tenant:nobody-has-this-name' }, 'level')).toMatchObject([{ complete: true, scanned: 1, answer: { total: 0 } }])
+  })
+})
+
 describe('count by, stopped', () => {
   it('at the budget, naming the details key and the query’s unindexed terms', async () => {
     const stopped = createCallLogCountBy(handle.db, 0)
-    const error = await stopped.countBy(admin, callLogFilterSchema.parse({ query: 'details.model:gpt*' }), 'details.provider', 5).catch((e: unknown) => e)
+    const error = await stopped.countBy(admin, callLogFilterSchema.parse({ query: 'details.voice_id:*' }), 'details.language', 5).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(LogQueryTooSlowError)
-    expect((error as LogQueryTooSlowError).parts).toEqual(['details.provider', 'details.model:gpt*'])
-    expect((error as Error).message).toMatch(/^The count by details\.provider was stopped after 0 s: "details\.provider", "details\.model:gpt\*" have no index, so every line in the range is read\. Narrow the time range/)
+    expect((error as LogQueryTooSlowError).parts).toEqual(['details.language', 'details.voice_id:*'])
+    expect((error as Error).message).toMatch(/^The count by details\.language was stopped after 0 s: "details\.language", "details\.voice_id:\*" have no index, so every line in the range is read\. Narrow the time range/)
+    // A key and terms with an index of their own (0019) are not named.
+    expect(countByTooSlowError(compileLogQuery('details.model:gpt*'), 'details.provider', 0).parts).toEqual([])
+    expect(countByTooSlowError(compileLogQuery('details.model:gpt* OR details.tool:x'), 'details.status', 0).parts).toEqual(['details.tool:x'])
   })
 
   it('when a key has too many values to chart', async () => {
@@ -175,6 +227,13 @@ describe('count-by query plans', () => {
 
   it('reads the error lines along the level index', () => {
     expect(explain(errorCountsQuery(handle.db, range, 'tenant_id').compile())).toMatch(/^SEARCH call_logs USING INDEX call_logs_level_timestamp \(log_level=\? AND timestamp>\? AND timestamp<\?\)/)
+  })
+
+  it('counts an indexed details key from its index alone, in its order (0019)', () => {
+    // In the index's own order: grouped by (type, value) with no sort, no line read for a JSON value.
+    expect(explain(indexedValueCountsQuery(handle.db, range, 'provider').compile())).toMatch(/^SCAN call_logs USING INDEX call_logs_details_provider$/)
+    expect(explain(indexedBucketCountsQuery(handle.db, range, 'provider', 3600).compile())).toMatch(/^SCAN call_logs USING COVERING INDEX call_logs_details_provider \| USE TEMP B-TREE FOR GROUP BY$/)
+    expect(explain(indexedBucketCountsQuery(handle.db, range, 'status', 3600, { type: 'integer', value: 200 }).compile())).toMatch(/^SEARCH call_logs USING COVERING INDEX call_logs_details_status \(<expr>=\? AND <expr>=\?\) \| USE TEMP B-TREE FOR GROUP BY$/)
   })
 
   it('groups the lines of a slice read along the index of the filter', () => {

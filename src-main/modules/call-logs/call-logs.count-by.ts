@@ -1,15 +1,17 @@
 import type { Kysely } from 'kysely'
-import { type CallLogCountBy, COUNT_BY_CELLS_MAX, type CountByField, type CountByGroup } from '../../../src-shared/schemas/call-log-count-by'
+import { type CallLogCountBy, type CallLogCountByProgress, COUNT_BY_CELLS_MAX, type CountByField, type CountByGroup } from '../../../src-shared/schemas/call-log-count-by'
 import type { CallLogFilter } from '../../../src-shared/schemas/call-log-search'
 import { isBudgetExceeded } from '../../db/query-budget'
 import type { Database } from '../../db/schema'
 import type { Principal } from '../../kit/access'
 import { InvalidInputError } from '../../kit/errors'
+import type { QueryNode } from '../../../src-shared/log-query/ast'
 import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
 import * as countRepo from './call-logs.count-by.repo'
 import { namesOf } from './call-logs.facets.repo'
 import { type ChartSpan, chartSpan, resolveFilter } from './call-logs.search'
 import * as repo from './call-logs.search.repo'
+import { detailsJsonText, isIndexedDetailsPath, keyPath } from './details-values'
 import { countByTooSlowError } from './log-query.slow'
 
 /*
@@ -26,6 +28,16 @@ export const groupingOf = (by: string): countRepo.Grouping =>
 
 /** A grouped read over a bare time range is split into this many time slices, read side by side by the reader threads. */
 const SLICES = 4
+
+/**
+ * Shown progressively (the console's count): the range in this many slices, newest first, read
+ * WAVE at a time (one per reader thread of a 2-core machine); a partial answer after each wave.
+ */
+const PROGRESSIVE_SLICES = 12
+const WAVE = 2
+
+/** Text groups fold as NOCASE does (ASCII letters), so one group read in two slices is one tally. */
+const foldKey = (key: string | null): string | null => (key !== null && key.startsWith('"') ? key.replace(/[A-Z]/g, (c) => c.toLowerCase()) : key)
 
 export class CountByTooManyGroupsError extends InvalidInputError {
   constructor(
@@ -46,6 +58,8 @@ interface Tally {
   count: number
   errors: number
   perBucket: Map<number, number>
+  /** An indexed details value as the index holds it, to count its buckets by. */
+  source?: countRepo.IndexedValue
 }
 
 interface Counted {
@@ -71,14 +85,35 @@ function bucketRanges(span: ChartSpan): Array<{ start: number } & countRepo.Rang
   return out
 }
 
-/** The span cut into at most `n` slices of whole buckets, each clipped to the span. */
-function slices(span: ChartSpan, n: number): countRepo.Range[] {
+/** A time slice of the span and how many of its buckets it holds. */
+type Slice = countRepo.Range & { buckets: number }
+
+/** The span cut into at most `n` slices of whole buckets, each clipped to the span, oldest first. */
+function slices(span: ChartSpan, n: number): Slice[] {
   const buckets = bucketRanges(span)
   const per = Math.ceil(buckets.length / n)
-  const out: countRepo.Range[] = []
-  for (let i = 0; i < buckets.length; i += per) out.push({ from: buckets[i]!.from, to: buckets[Math.min(i + per, buckets.length) - 1]!.to })
+  const out: Slice[] = []
+  for (let i = 0; i < buckets.length; i += per) {
+    const end = Math.min(i + per, buckets.length)
+    out.push({ from: buckets[i]!.from, to: buckets[end - 1]!.to, buckets: end - i })
+  }
   return out
 }
+
+/** What the reads of a grouped count run in: waves of time slices, each wave under its own deadline. */
+function waves(f: repo.ResolvedCallLogFilter, span: ChartSpan, progressive: boolean): Slice[][] {
+  const whole: Slice = { from: span.from, to: span.to, buckets: bucketRanges(span).length }
+  // A text search or text term in each slice would look its words up again: such filters are read once.
+  if (f.match || (f.query?.where && hasTextTerm(f.query.where))) return [[whole]]
+  if (!progressive) return [slices(span, SLICES)]
+  const newestFirst = slices(span, PROGRESSIVE_SLICES).reverse()
+  const out: Slice[][] = []
+  for (let i = 0; i < newestFirst.length; i += WAVE) out.push(newestFirst.slice(i, i + WAVE))
+  return out
+}
+
+const hasTextTerm = (node: QueryNode): boolean =>
+  node.kind === 'text' || ((node.kind === 'and' || node.kind === 'or') && node.children.some(hasTextTerm)) || (node.kind === 'not' && hasTextTerm(node.child))
 
 /** `cellsMax`: the most (group, bucket) pairs a count may hold (COUNT_BY_CELLS_MAX; tests lower it). */
 export function createCallLogCountBy(db: Kysely<Database>, budget: number, cellsMax = COUNT_BY_CELLS_MAX) {
@@ -97,7 +132,6 @@ export function createCallLogCountBy(db: Kysely<Database>, budget: number, cells
       const count = await countRepo.rangeCount(db, range, { column, value })
       if (count > 0) tallies.push({ key: value, count, errors: errors.get(value) ?? 0, perBucket: new Map() })
     }
-    const bucketTotals = new Map<number, number>()
     const buckets = bucketRanges(span)
     for (const t of [...tallies].sort(byLines).slice(0, top)) {
       for (const b of buckets) {
@@ -106,39 +140,86 @@ export function createCallLogCountBy(db: Kysely<Database>, budget: number, cells
         if (n > 0) t.perBucket.set(b.start, n)
       }
     }
-    for (const b of buckets) {
-      await slicer.tick()
-      bucketTotals.set(b.start, await countRepo.rangeCount(db, b))
-    }
-    return { tallies, bucketTotals }
+    return { tallies, bucketTotals: await totalsPerBucket(span, slicer) }
   }
 
-  /** One grouped read per time slice, under the budget; the slices of a bare filter are read side by side. */
-  async function byGroups(f: repo.ResolvedCallLogFilter, by: string, span: ChartSpan, slicer: TimeSlicer): Promise<Counted> {
-    const grouping = groupingOf(by)
-    // A text search or query in each slice would look its words up again: such filters are read once.
-    const parts = !f.match && !f.query?.where ? slices(span, SLICES) : [{ from: span.from, to: span.to }]
-    const deadline = Date.now() + budget
-    let cells: countRepo.Cell[][]
-    try {
-      cells = await Promise.all(parts.map((p) => countRepo.cellCounts(db, { ...f, ...p, deadline }, grouping, span.size, cellsMax + 1)))
-    } catch (error) {
-      if (isBudgetExceeded(error)) throw countByTooSlowError(f.query, by, budget)
-      throw error
-    }
+  /**
+   * An indexed details key (migration 0019) over a bare time range: each value's lines from the
+   * key's index in one ordered pass; per bucket, the top values' lines and all lines with the key,
+   * each a grouped read of that index alone; lines without the key are the rest of each bucket.
+   */
+  async function byDetailsIndex(span: ChartSpan, key: string, top: number, slicer: TimeSlicer): Promise<Counted> {
+    const range = { from: span.from, to: span.to }
+    const values = await countRepo.indexedValueCounts(db, range, key)
     await slicer.tick()
-    if (cells.reduce((n, c) => n + c.length, 0) > cellsMax) throw new CountByTooManyGroupsError(by, cellsMax)
+    if (values.length * bucketRanges(span).length > cellsMax) throw new CountByTooManyGroupsError(`details.${key}`, cellsMax)
+    const [errors, withKey, bucketTotals] = await Promise.all([
+      countRepo.errorCountsByDetails(db, range, key),
+      countRepo.indexedBucketCounts(db, range, key, span.size),
+      totalsPerBucket(span, slicer),
+    ])
+    const errorsOf = new Map([...errors].map(([k, n]) => [foldKey(k), n]))
+    const all = [...bucketTotals.values()].reduce((n, c) => n + c, 0)
+    const keyed = values.reduce((n, v) => n + v.count, 0)
+    const tallies: Tally[] = values.map((v) => {
+      const k = detailsJsonText(v.type, v.value)
+      return { key: k, count: v.count, errors: errorsOf.get(foldKey(k)) ?? 0, perBucket: new Map<number, number>(), source: v }
+    })
+    const none: Tally = { key: null, count: all - keyed, errors: errorsOf.get(null) ?? 0, perBucket: new Map() }
+    for (const [bucket, total] of bucketTotals) none.perBucket.set(bucket, total - (withKey.get(bucket) ?? 0))
+    const shown = [...tallies, none].sort(byLines).slice(0, top).filter((t) => t.key !== null)
+    const perValue = await Promise.all(shown.map((t) => countRepo.indexedBucketCounts(db, range, key, span.size, { type: t.source!.type, value: t.source!.value })))
+    shown.forEach((t, i) => (t.perBucket = perValue[i]!))
+    return { tallies: [...tallies, none], bucketTotals }
+  }
+
+  /** Lines per bucket, every group together: one range count of the time index per bucket. */
+  async function totalsPerBucket(span: ChartSpan, slicer: TimeSlicer): Promise<Map<number, number>> {
+    const totals = new Map<number, number>()
+    for (const b of bucketRanges(span)) {
+      await slicer.tick()
+      totals.set(b.start, await countRepo.rangeCount(db, b))
+    }
+    return totals
+  }
+
+  /**
+   * Grouped reads of the lines the filter selects, by (bucket, group), in waves of time slices read
+   * side by side; each wave under the budget. Yields the tallies so far after each wave, with the
+   * share of the span's buckets read.
+   */
+  async function* byGroups(f: repo.ResolvedCallLogFilter, by: string, span: ChartSpan, slicer: TimeSlicer, progressive: boolean): AsyncGenerator<{ counted: Counted; scanned: number }> {
+    const grouping = groupingOf(by)
     const tallies = new Map<string | null, Tally>()
     const bucketTotals = new Map<number, number>()
-    for (const c of cells.flat()) {
-      let t = tallies.get(c.value)
-      if (!t) tallies.set(c.value, (t = { key: c.value, count: 0, errors: 0, perBucket: new Map() }))
-      t.count += c.count
-      t.errors += c.errors
-      t.perBucket.set(c.bucket, (t.perBucket.get(c.bucket) ?? 0) + c.count)
-      bucketTotals.set(c.bucket, (bucketTotals.get(c.bucket) ?? 0) + c.count)
+    const parts = waves(f, span, progressive)
+    const bucketsInAll = parts.flat().reduce((n, p) => n + p.buckets, 0)
+    let bucketsRead = 0
+    let cellsRead = 0
+    for (const wave of parts) {
+      const deadline = Date.now() + budget
+      let cells: countRepo.Cell[][]
+      try {
+        cells = await Promise.all(wave.map((p) => countRepo.cellCounts(db, { ...f, from: p.from, to: p.to, deadline }, grouping, span.size, cellsMax + 1)))
+      } catch (error) {
+        if (isBudgetExceeded(error)) throw countByTooSlowError(f.query, by, budget)
+        throw error
+      }
+      await slicer.tick()
+      cellsRead += cells.reduce((n, c) => n + c.length, 0)
+      if (cellsRead > cellsMax) throw new CountByTooManyGroupsError(by, cellsMax)
+      for (const c of cells.flat()) {
+        const folded = foldKey(c.value)
+        let t = tallies.get(folded)
+        if (!t) tallies.set(folded, (t = { key: c.value, count: 0, errors: 0, perBucket: new Map() }))
+        t.count += c.count
+        t.errors += c.errors
+        t.perBucket.set(c.bucket, (t.perBucket.get(c.bucket) ?? 0) + c.count)
+        bucketTotals.set(c.bucket, (bucketTotals.get(c.bucket) ?? 0) + c.count)
+      }
+      bucketsRead += wave.reduce((n, p) => n + p.buckets, 0)
+      yield { counted: { tallies: [...tallies.values()], bucketTotals }, scanned: bucketsInAll > 0 ? bucketsRead / bucketsInAll : 1 }
     }
-    return { tallies: [...tallies.values()], bucketTotals }
   }
 
   /** A details value's JSON text as the value (an object or array stays its text); a column's value as it is. */
@@ -173,22 +254,47 @@ export function createCallLogCountBy(db: Kysely<Database>, budget: number, cells
     return { by, top, bucket_seconds: span.size, from: span.from, to: span.to, total: sum(ranked, 'count'), errors: sum(ranked, 'errors'), groups, buckets }
   }
 
+  /**
+   * The count, as answers: one when it is read at once, else one after each wave of time slices,
+   * newest first (`progressive`), the last one complete.
+   */
+  async function* counting(principal: Principal, filter: CallLogFilter, by: string, top: number, signal: AbortSignal | undefined, progressive: boolean): AsyncGenerator<CallLogCountByProgress> {
+    const now = new Date()
+    const empty: CallLogCountBy = { by, top, bucket_seconds: 3600, from: null, to: null, total: 0, errors: 0, groups: [], buckets: [] }
+    const f = resolveFilter(principal, filter, now)
+    const span = f === 'nothing' ? null : await chartSpan(db, f, filter, now, budget)
+    if (f === 'nothing' || !span) return yield { answer: empty, scanned: 1, complete: true }
+    const slicer = createTimeSlicer({ signal })
+    const grouping = groupingOf(by)
+    if (repo.isTimeRangeOnly(f) && 'column' in grouping) {
+      return yield { answer: await assemble(by, top, span, await byRanges(span, grouping.column, top, slicer)), scanned: 1, complete: true }
+    }
+    if (repo.isTimeRangeOnly(f) && 'detailsKey' in grouping && isIndexedDetailsPath(keyPath(grouping.detailsKey))) {
+      return yield { answer: await assemble(by, top, span, await byDetailsIndex(span, grouping.detailsKey, top, slicer)), scanned: 1, complete: true }
+    }
+    for await (const part of byGroups(f, by, span, slicer, progressive)) {
+      yield { answer: await assemble(by, top, span, part.counted), scanned: part.scanned, complete: part.scanned >= 1 }
+    }
+  }
+
   return {
     /**
      * The filtered lines counted by `by` (level, type, tenant, agent, details.<key>) per time bucket:
      * the top `top` groups (lines without a value as one "none" group among them), the rest as "other".
      */
     async countBy(principal: Principal, filter: CallLogFilter, by: string, top: number, signal?: AbortSignal): Promise<CallLogCountBy> {
-      const now = new Date()
-      const empty: CallLogCountBy = { by, top, bucket_seconds: 3600, from: null, to: null, total: 0, errors: 0, groups: [], buckets: [] }
-      const f = resolveFilter(principal, filter, now)
-      if (f === 'nothing') return empty
-      const span = await chartSpan(db, f, filter, now, budget)
-      if (!span) return empty
-      const slicer = createTimeSlicer({ signal })
-      const grouping = groupingOf(by)
-      const counted = 'column' in grouping && repo.isTimeRangeOnly(f) ? await byRanges(span, grouping.column, top, slicer) : await byGroups(f, by, span, slicer)
-      return assemble(by, top, span, counted)
+      let last: CallLogCountBy | undefined
+      for await (const part of counting(principal, filter, by, top, signal, false)) last = part.answer
+      return last!
+    },
+
+    /**
+     * The same count shown as it goes (the console): a count that reads the lines themselves comes
+     * in waves of time slices, newest first, each answer over what was read so far with the share
+     * of the range read (`scanned`); the last one is `complete`. Each wave has the query budget.
+     */
+    countByProgress(principal: Principal, filter: CallLogFilter, by: string, top: number, signal?: AbortSignal): AsyncGenerator<CallLogCountByProgress> {
+      return counting(principal, filter, by, top, signal, true)
     },
   }
 }

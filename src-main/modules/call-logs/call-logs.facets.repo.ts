@@ -2,11 +2,11 @@ import { type Kysely, sql } from 'kysely'
 import type { DetailsValue } from '../../../src-shared/schemas/call-log-facets'
 import type { Database } from '../../db/schema'
 import { pageQuery, type ResolvedCallLogFilter } from './call-logs.search.repo'
-import { jsonPath } from './log-query'
+import { jsonPath } from './details-values'
 
 /*
  * What the explorer's facets need beyond counts by an indexed column (call-logs.search.repo.ts):
- * the names of tenants and agents, and the keys and values of `details`, which has no index, so
+ * the names of tenants and agents, and the keys and values of `details`, which only some keys have an index for (0019), so
  * they are read from the newest matching lines only (pageQuery: the time index, newest first,
  * stopping at `lines`).
  */
@@ -57,10 +57,10 @@ export async function detailsKeys(db: Kysely<Database>, f: ResolvedCallLogFilter
   return { keys: keys.rows.map((r) => ({ key: r.key, count: Number(r.count) })), linesRead: Number(read.rows[0]?.n ?? 0) }
 }
 
-const PLAIN_TYPES = new Set(['text', 'integer', 'real', 'true', 'false', 'null'])
+export const PLAIN_TYPES = new Set(['text', 'integer', 'real', 'true', 'false', 'null'])
 
 /** JSON's value from json_extract and json_type: true/false come back from SQLite as 1/0. */
-function toValue(value: unknown, type: string): DetailsValue {
+export function toValue(value: unknown, type: string): DetailsValue {
   if (type === 'true') return true
   if (type === 'false') return false
   if (type === 'null') return null
@@ -77,8 +77,9 @@ function toValue(value: unknown, type: string): DetailsValue {
 export async function detailsValues(db: Kysely<Database>, f: ResolvedCallLogFilter, key: string, lines: number, top: number) {
   const path = jsonPath(key.split('.'))
   const recent = recentDetails(db, f, lines)
+  // Text under NOCASE, as the query language's details.<key>:<text> matches it and count-by groups it.
   const groups = await sql<{ value: unknown; type: string | null; count: number }>`
-    select json_extract(recent.details, ${path}) as value, json_type(recent.details, ${path}) as type, count(*) as count
+    select json_extract(recent.details, ${path}) collate nocase as value, json_type(recent.details, ${path}) as type, count(*) as count
     from (${recent}) as recent
     group by value, type order by count desc, value`.execute(db)
   let linesRead = 0

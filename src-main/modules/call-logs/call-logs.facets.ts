@@ -7,6 +7,7 @@ import {
   DETAILS_KEY,
   DETAILS_KEYS_LINES,
   type DetailsFacet,
+  type DetailsValue,
   type DetailsKeys,
   FACET_VALUES_MAX,
   type NamedFacetCount,
@@ -14,18 +15,30 @@ import {
 import type { Database } from '../../db/schema'
 import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
 import type { Principal } from '../../kit/access'
+import * as countRepo from './call-logs.count-by.repo'
 import * as facetsRepo from './call-logs.facets.repo'
+import { isIndexedDetailsPath, keyPath } from './details-values'
 import * as repo from './call-logs.search.repo'
 import { resolveFilter, withinBudget } from './call-logs.search'
 
 /*
  * The explorer's facets (issue 17 pt 2). Level, type, tenant and agent are counted in SQL over
  * their (column, timestamp) indexes; level and type each leave their own dimension out, as faceted
- * search does. `details` has no index: a key's values are counted over the newest matching lines
- * only (DETAILS_FACET_LINES), and the answer says how many lines it read.
+ * search does. A details key's values are counted over the newest matching lines only
+ * (DETAILS_FACET_LINES), and the answer says how many lines it read; a key with an index of its own
+ * (0019) is counted over every line when the filter is a bare time range.
  */
 
 type Count = { value: string; count: number }
+
+/** SQLite's order of values (NULL, then numbers with true/false as 1/0, then text), as the sample's ORDER BY sorts them. */
+function sqliteOrder(a: DetailsValue, b: DetailsValue): number {
+  const rank = (v: DetailsValue) => (v === null ? 0 : typeof v === 'string' ? 2 : 1)
+  const num = (v: DetailsValue) => (typeof v === 'boolean' ? Number(v) : (v as number))
+  if (rank(a) !== rank(b)) return rank(a) - rank(b)
+  if (rank(a) === 1) return num(a) - num(b)
+  return a === b ? 0 : String(a) < String(b) ? -1 : 1
+}
 
 const byCount = (a: Count, b: Count) => b.count - a.count || a.value.localeCompare(b.value)
 
@@ -78,6 +91,17 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
     return counts.map((c) => ({ ...c, name: names.get(c.value)?.name ?? null, nameShared: names.get(c.value)?.nameShared ?? false }))
   }
 
+  /** An indexed key's values over every line of the range, from its index (the lines' total from the time index). */
+  async function indexedFacet(f: repo.ResolvedCallLogFilter, key: string): Promise<DetailsFacet> {
+    const range = { from: f.from, to: f.to }
+    const [values, linesRead] = await Promise.all([countRepo.indexedValueCounts(db, range, key), countRepo.rangeCount(db, range)])
+    const plain = values
+      .filter((v) => facetsRepo.PLAIN_TYPES.has(v.type))
+      .map((v) => ({ value: facetsRepo.toValue(v.value, v.type), count: v.count }))
+      .sort((a, b) => b.count - a.count || sqliteOrder(a.value, b.value))
+    return { key, values: plain.slice(0, DETAILS_FACET_TOP), linesRead, linesWithKey: values.reduce((n, v) => n + v.count, 0), sampled: false }
+  }
+
   return {
     /** Counts by level, type, tenant and agent (with names), most first, at most FACET_VALUES_MAX each. */
     async facets(principal: Principal, filter: CallLogFilter, signal?: AbortSignal): Promise<CallLogFacets> {
@@ -105,10 +129,14 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
       return { keys: found.keys.filter((k) => DETAILS_KEY.test(k.key) && !k.key.includes('.')), linesRead: found.linesRead }
     },
 
-    /** Top values of `details.<key>` in the newest DETAILS_FACET_LINES matching lines. */
+    /**
+     * Top values of `details.<key>` in the newest DETAILS_FACET_LINES matching lines; over every
+     * line of a bare time range when the key has an index of its own (0019).
+     */
     async detailsFacet(principal: Principal, filter: CallLogFilter, key: string): Promise<DetailsFacet> {
       const f = resolveFilter(principal, filter)
       if (f === 'nothing') return { key, values: [], linesRead: 0, linesWithKey: 0, sampled: false }
+      if (repo.isTimeRangeOnly(f) && isIndexedDetailsPath(keyPath(key))) return indexedFacet(f, key)
       const found = await withinBudget(f, budget, (g) => facetsRepo.detailsValues(db, g, key, DETAILS_FACET_LINES, DETAILS_FACET_TOP))
       return { key, ...found, sampled: found.linesRead >= DETAILS_FACET_LINES }
     },

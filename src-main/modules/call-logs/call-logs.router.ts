@@ -29,7 +29,7 @@ export const callLogsRouter = (callLogs: CallLogsService) =>
       .input(detailsKeysInputSchema)
       .output(detailsKeysSchema)
       .query(({ ctx, input }) => callLogs.detailsKeys(ctx.principal, input.filter)),
-    /** Top values of one details key over the newest matching lines (details has no index). */
+    /** Top values of one details key over the newest matching lines, or over every line from the key's own index (0019). */
     detailsFacet: procedure
       .input(detailsFacetInputSchema)
       .output(detailsFacetSchema)
@@ -39,6 +39,13 @@ export const callLogsRouter = (callLogs: CallLogsService) =>
       .input(callLogCountByInputSchema)
       .output(callLogCountBySchema)
       .query(({ ctx, input, signal }) => callLogs.countBy(ctx.principal, input.filter, input.by, input.top, signal)),
+    /**
+     * The same count as it goes: answers over the newest time slices read so far, then the whole
+     * (call-logs.count-by.ts); the console's count-by panel shows each one, marked partial.
+     */
+    countByProgress: procedure.input(callLogCountByInputSchema).subscription(async function* ({ ctx, input, signal }) {
+      yield* callLogs.countByProgress(ctx.principal, input.filter, input.by, input.top, signal)
+    }),
     histogram: procedure.input(filterInput).query(({ ctx, input, signal }) => callLogs.histogram(ctx.principal, input.filter, signal)),
     /** Desktop only: asks where to save, then writes the filtered view there (no listener needed). */
     exportToFile: procedure

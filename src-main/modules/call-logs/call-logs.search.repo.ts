@@ -7,7 +7,7 @@ import type { CallLogRow, Database } from '../../db/schema'
 import type { TimeSlicer } from '../../lib/time-slicer'
 import { callLogsSql } from './call-logs.sql'
 import { HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN } from './fts-query'
-import { type LogQueryFilter, logQueryCondition, type SeqWindow, wordMatchingSeqs } from './log-query'
+import { hasIndexedDetailsTerm, type LogQueryFilter, logQueryCondition, type SeqWindow, wordMatchingSeqs } from './log-query'
 
 /**
  * The console's call log filter after validation and tenant scoping, with `q` already turned into
@@ -74,7 +74,16 @@ export function ftsMatchingSeqs(match: string, window?: SeqWindow): RawBuilder<n
 export function pageQuery(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor: CallLogCursor | null | undefined, limit: number) {
   let q = applyFilter(db.selectFrom('call_logs'), f)
   if (cursor) q = q.where((eb) => eb(eb.refTuple('timestamp', 'seq'), '<', eb.tuple(cursor.timestamp, cursor.seq)))
-  return q.orderBy('timestamp', 'desc').orderBy('seq', 'desc').limit(limit)
+  const page = q.orderBy('timestamp', 'desc').orderBy('seq', 'desc').limit(limit)
+  if (!f.query?.where || !hasIndexedDetailsTerm(f.query.where)) return page
+  // A details index (0019) gives its matches in (type, value) order, so SQLite sorts them by time:
+  // sorting only their (timestamp, seq), which the index holds, then reading the page's rows costs a
+  // third of sorting whole rows when many lines match (details.provider:*: 400,000 lines).
+  return db
+    .selectFrom('call_logs')
+    .where('seq', 'in', page.select('seq'))
+    .orderBy('timestamp', 'desc')
+    .orderBy('seq', 'desc')
 }
 
 export function searchPage(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor: CallLogCursor | null | undefined, limit: number): Promise<CallLogRow[]> {
@@ -136,7 +145,7 @@ export async function comboCounts(db: Kysely<Database>, f: ResolvedCallLogFilter
 /** Whether the filter, leaving `omit` out, is at most a time range: what index range counts serve. */
 export function isTimeRangeOnly(f: ResolvedCallLogFilter, omit?: 'levels' | 'types'): boolean {
   return (
-    !f.agentId && !f.tenantId && !f.match && !f.query?.where && !f.callId && !f.traceId && !f.sessionId &&
+    !f.agentId && !f.tenantId && !f.match && !f.query?.where && !f.callId && !f.traceId && !f.sessionId && f.source === undefined &&
     (omit === 'levels' || !f.levels?.length) && (omit === 'types' || !f.types?.length)
   )
 }

@@ -1,10 +1,11 @@
 import type { QueryNode } from '../../../src-shared/log-query/ast'
 import { InvalidInputError } from '../../kit/errors'
+import { isIndexedDetailsPath } from './details-values'
 import { type LogQueryFilter, textIndexOf } from './log-query'
 
 /*
- * When a query runs past its budget, which part is slow: the terms no index serves (details.*, NOT,
- * a short run of punctuation), which SQLite checks line by line; or, when every part has an index,
+ * When a query runs past its budget, which part is slow: the terms no index serves (details keys
+ * other than INDEXED_DETAILS_KEYS, NOT, a short run of punctuation), which SQLite checks line by line; or, when every part has an index,
  * the text terms that match so many lines that sorting them by time is the cost.
  */
 
@@ -28,7 +29,7 @@ function indexed(node: QueryNode): boolean {
     case 'text':
       return textIndexOf(node) !== 'scan'
     case 'field':
-      return node.field !== 'details'
+      return node.field !== 'details' || isIndexedDetailsPath(node.path ?? [])
     case 'not':
       return false
     case 'and':
@@ -71,13 +72,14 @@ export function tooSlowError(filter: LogQueryFilter | undefined, budgetMs: numbe
 
 /**
  * The error for a count-by stopped at its budget. Its slow parts: the key counted by when it is a
- * details key (no index: each line's details is read), and the query's terms no index serves; when
+ * details key without an index (each line's details is read), and the query's terms no index serves; when
  * every part has an index, the range simply holds too many lines to group in time.
  */
 export function countByTooSlowError(filter: LogQueryFilter | undefined, by: string, budgetMs: number): LogQueryTooSlowError {
   const seconds = `${(budgetMs / 1000).toLocaleString('en-US')} s`
   const scanned = filter?.where ? unindexedParts(filter.where).map((n) => filter.text.slice(n.start, n.end)) : []
-  const parts = [...(by.startsWith('details.') ? [by] : []), ...scanned]
+  const unindexedKey = by.startsWith('details.') && !isIndexedDetailsPath(by.slice('details.'.length).split('.'))
+  const parts = [...(unindexedKey ? [by] : []), ...scanned]
   const narrow = 'Narrow the time range (@last 24h, or drag across the chart) or add an indexed term (level:, type:, tenant:, agent:, call:, a word).'
   if (parts.length === 0) return new LogQueryTooSlowError(`The count by ${by} was stopped after ${seconds}: the filter matches too many lines to group in time. ${narrow}`, [])
   const list = parts.map((p) => `"${p}"`).join(', ')

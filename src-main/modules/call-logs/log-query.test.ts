@@ -7,6 +7,7 @@ import type { Principal } from '../../kit/access'
 import { createCallLogsService } from './call-logs.service'
 import { pageQuery } from './call-logs.search.repo'
 import { resolveFilter } from './call-logs.search'
+import { INDEXED_DETAILS_KEYS, isIndexedDetailsPath, prefixUpperBound } from './details-values'
 import { compileLogQuery, LogQuerySyntaxError } from './log-query'
 
 const admin: Principal = { role: 'admin', tenantId: null, tokenId: null }
@@ -98,6 +99,16 @@ describe('the query language against the store: every operator finds exactly its
     ['details.error:*', [1]],
     ['details.nested.deep>=5', [11]],
     ['details.nested.deep:*', [11]],
+    // The keys with an index (0019) mean the same: text any case, a prefix any case, numbers as numbers.
+    ['details.model:GPT*', [6]],
+    ['details.model:"gpt-4.1-MINI"', [6]],
+    ['details.provider:gr*', [1, 7]],
+    ['details.provider:*', [1, 2, 7]],
+    ['details.latency_ms:2500', [1]],
+    ['details.status:429.0', [3]],
+    ['details.cached:1', []],
+    ['-details.status:429', except(3, 4)],
+    ['details.status_code:*', []],
     // NOT is the complement, lines without the field included.
     ['NOT level:error', except(1, 4, 7)],
     ['-details.provider:groq', except(1, 7)],
@@ -182,6 +193,25 @@ describe('the query language against the store: every operator finds exactly its
   })
 })
 
+describe('details keys with an index (0019)', () => {
+  it('has an index for each key the compiler treats as indexed, and none for the others', () => {
+    const names = handle.sqlite.prepare("select name from sqlite_master where type = 'index' and name like 'call_logs_details_%' order by name").pluck().all()
+    expect(names).toEqual([...INDEXED_DETAILS_KEYS].sort().map((k) => `call_logs_details_${k}`))
+    expect(isIndexedDetailsPath(['provider'])).toBe(true)
+    expect(isIndexedDetailsPath(['provider', 'name'])).toBe(false)
+    expect(isIndexedDetailsPath(['language'])).toBe(false)
+  })
+
+  it('bounds a prefix under NOCASE: ASCII letters folded, the last code point raised', () => {
+    expect(prefixUpperBound('gpt')).toBe('gpu')
+    expect(prefixUpperBound('GPT-4')).toBe('gpt-5')
+    expect(prefixUpperBound('caf\u00e9')).toBe('caf\u00ea')
+    expect(prefixUpperBound('a\u{10ffff}')).toBeNull()
+    expect(prefixUpperBound('')).toBeNull()
+    expect(prefixUpperBound('x\ud7ff')).toBe('x\ue000')
+  })
+})
+
 describe('query plans: every indexed field uses its index', () => {
   const plan = (query: string) => {
     const f = resolveFilter(admin, callLogFilterSchema.parse({ query }))
@@ -204,7 +234,21 @@ describe('query plans: every indexed field uses its index', () => {
     ['"rate limit"', /call_logs_fts VIRTUAL TABLE INDEX/],
     ['rate*', /call_logs_fts VIRTUAL TABLE INDEX/],
     ['level:error OR type:webhook', /MULTI-INDEX OR.*call_logs_level_timestamp.*call_logs_type_timestamp/],
-    ['@since 2026-11-01T10:05Z details.provider:groq', /INDEX call_logs_timestamp \(timestamp>\?\)/],
+    ['@since 2026-11-01T10:05Z details.error:timeout', /INDEX call_logs_timestamp \(timestamp>\?\)/],
+    // The details keys with an index of their own (0019): type and value seek it, and its (timestamp,
+    // seq) alone are sorted (covering) before the page's rows are read by seq.
+    ['details.provider:groq', /^SEARCH call_logs USING INTEGER PRIMARY KEY \(rowid=\?\) \| LIST SUBQUERY 1 \| SEARCH call_logs USING COVERING INDEX call_logs_details_provider \(<expr>=\? AND <expr>=\?\)( \||$)/],
+    ['@since 2026-11-01T10:05Z details.provider:groq', /COVERING INDEX call_logs_details_provider \(<expr>=\? AND <expr>=\? AND timestamp>\?\)/],
+    ['details.model:gpt*', /COVERING INDEX call_logs_details_model \(<expr>=\? AND <expr>>\? AND <expr><\?\)/],
+    ['details.latency_ms>2000', /COVERING INDEX call_logs_details_latency_ms \(<expr>=\? AND <expr>>\?\)/],
+    ['details.latency_ms<=1500', /COVERING INDEX call_logs_details_latency_ms \(<expr>=\? AND <expr><\?\)/],
+    ['details.status:429', /COVERING INDEX call_logs_details_status \(<expr>=\? AND <expr>=\?\)/],
+    ['details.status_code>=500', /COVERING INDEX call_logs_details_status_code \(<expr>=\? AND <expr>>\?\)/],
+    ['details.status:*', /COVERING INDEX call_logs_details_status \(<expr>=\?\)/],
+    ['details.status:null', /COVERING INDEX call_logs_details_status \(<expr>=\?\)/],
+    ['level:error details.provider:groq', /USING INDEX call_logs_details_provider \(<expr>=\? AND <expr>=\?\)/],
+    // Other keys are read line by line, in time order.
+    ['details.language:fr', /^SEARCH call_logs USING INDEX call_logs_timestamp|^SCAN call_logs USING INDEX call_logs_timestamp/],
   ])('%s', (query, expected) => {
     expect(plan(query)).toMatch(expected)
   })
@@ -223,10 +267,10 @@ describe('the query budget', () => {
 
   it('stops a read past its budget and names the part without an index', async () => {
     const slow = createCallLogsService(big.db, big.json, { queryBudgetMs: 0 })
-    const filter = callLogFilterSchema.parse({ query: 'details.provider:nosuch OR level:error' })
+    const filter = callLogFilterSchema.parse({ query: 'details.vendor:nosuch OR level:error' })
     const error = await slow.search(admin, filter, null, 50).catch((e: unknown) => e)
-    expect(error).toMatchObject({ name: 'LogQueryTooSlowError', parts: ['details.provider:nosuch'] })
-    expect((error as Error).message).toMatch(/stopped after 0 s: "details.provider:nosuch" has no index/)
+    expect(error).toMatchObject({ name: 'LogQueryTooSlowError', parts: ['details.vendor:nosuch'] })
+    expect((error as Error).message).toMatch(/stopped after 0 s: "details.vendor:nosuch" has no index/)
     await expect(new Response(slow.exportStream(admin, filter, 'ndjson')).text()).rejects.toThrow(/has no index/)
     // With its budget the same read completes (nothing matches), and the store is fine after a stop.
     const patient = createCallLogsService(big.db, big.json, { queryBudgetMs: 10_000 })

@@ -5,10 +5,12 @@ import { isNumber } from '../../../src-shared/log-query/fields'
 import { parseLogQuery } from '../../../src-shared/log-query/parser'
 import type { Database } from '../../db/schema'
 import { InvalidInputError } from '../../kit/errors'
+import { detailsType, detailsValue, isIndexedDetailsPath, prefixUpperBound } from './details-values'
 
 /*
- * The query language (src-shared/log-query) compiled to conditions on call_logs. Every field but
- * details.* has an index (0001, 0003, 0014); words and phrases use the word index call_logs_fts,
+ * The query language (src-shared/log-query) compiled to conditions on call_logs. Every field has an
+ * index (0001, 0003, 0014), and the details keys call logs carry most (0019: provider, model,
+ * status, latency_ms; the others are read line by line); words and phrases use the word index call_logs_fts,
  * substrings the trigram index call_logs_trigram. `compileLogQuery` is the one entry: the
  * explorer, both exports and live tail call it and add `logQueryCondition` to their query.
  */
@@ -161,29 +163,50 @@ function levelCondition(eb: Eb, node: FieldNode): Expression<SqlBool> {
   return keep.length === 0 ? sql<SqlBool>`0` : eb('log_level', 'in', keep)
 }
 
-/** `$."a"."b"`: segments are letters, digits, `_` and `-` (the parser checks), quoted for JSON path syntax. */
-export const jsonPath = (path: string[]): string => `$${path.map((p) => `."${p}"`).join('')}`
+/** Whether the query tests a details key with an index of its own (0019) anywhere. */
+export function hasIndexedDetailsTerm(node: QueryNode): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.some(hasIndexedDetailsTerm)
+    case 'not':
+      return hasIndexedDetailsTerm(node.child)
+    case 'text':
+      return false
+    case 'field':
+      return node.field === 'details' && isIndexedDetailsPath(node.path ?? [])
+  }
+}
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 /**
  * `details.<key>` tests: text any case, numbers as numbers (a JSON number or the same digits as
  * text), true/false/null as JSON literals, `*` for present, a trailing `*` for text starting with.
- * Not indexed: a details-only query reads lines newest first until it has a page, under the budget.
+ * Each is written as (JSON type, value) terms: for the keys with an index (details-values.ts,
+ * migration 0019) SQLite seeks them in it; for the others it reads lines newest first until it has
+ * a page, under the budget.
  */
-// SQLite-only: json_extract and json_type of JSON1 (PostgreSQL: details #> path, jsonb_typeof).
+// SQLite-only: details-values.ts's json_type / json_extract terms, LIKE ... ESCAPE (PostgreSQL: jsonb_typeof, details #>> path, ILIKE).
 function detailsCondition(node: FieldNode): Expression<SqlBool> {
-  const path = jsonPath(node.path!)
-  const value = sql`json_extract(details, ${path})`
-  const type = sql`json_type(details, ${path})`
+  const path = node.path!
+  const type = detailsType(path)
+  const value = detailsValue(path)
   const v = node.value
-  if (node.wildcard === 'exists') return sql<SqlBool>`${type} is not null`
-  if (node.wildcard === 'prefix') return sql<SqlBool>`(${type} = 'text' and ${value} like ${`${escapeLike(v)}%`} escape '\\')`
+  // Every JSON type listed (rather than `is not null`), so SQLite seeks each in an index and does not scan.
+  if (node.wildcard === 'exists') return sql<SqlBool>`${type} in ('text', 'integer', 'real', 'true', 'false', 'null', 'object', 'array')`
+  if (node.wildcard === 'prefix') {
+    // Under NOCASE, the text starting with v (ASCII letters in any case, as LIKE) is one range, which an index seeks.
+    const upper = prefixUpperBound(v)
+    if (upper === null) return sql<SqlBool>`(${type} = 'text' and ${value} like ${`${escapeLike(v)}%`} escape '\\')`
+    return sql<SqlBool>`(${type} = 'text' and ${value} >= ${v} and ${value} < ${upper})`
+  }
   if (node.op !== ':') {
     const op = sql.raw(node.op)
     return sql<SqlBool>`(${type} in ('integer', 'real') and ${value} ${op} ${Number(v)})`
   }
-  if (!node.quoted && isNumber(v)) return sql<SqlBool>`(${value} = ${Number(v)} or (${type} = 'text' and ${value} = ${v}))`
+  // A JSON number equal to v, or the text v: a number never equals text in SQLite, so one IN says both.
+  if (!node.quoted && isNumber(v)) return sql<SqlBool>`(${type} in ('integer', 'real', 'text') and ${value} in (${Number(v)}, ${v}))`
   if (!node.quoted && ['true', 'false', 'null'].includes(v.toLowerCase())) return sql<SqlBool>`${type} = ${v.toLowerCase()}`
-  return sql<SqlBool>`(${type} = 'text' and lower(${value}) = lower(${v}))`
+  return sql<SqlBool>`(${type} = 'text' and ${value} = ${v})`
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core'
+import { Alert, Badge, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core'
 import { IconDownload, IconX } from '@tabler/icons-react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
@@ -16,6 +16,7 @@ import { CountByTable } from './count-by-table'
 import { zoneLabel } from './format'
 import { ABORT_WHEN_SUPERSEDED } from './query-options'
 import { useTimeZone } from './time-zone'
+import { useCountByProgress } from './use-count-by-progress'
 
 interface CountByPanelProps {
   filter: CallLogFilterInput
@@ -94,16 +95,18 @@ export function CountByPicker({ filter, enabled }: { filter: CallLogFilterInput;
 }
 
 export function CountByPanel({ filter, enabled, view, setView }: CountByPanelProps) {
-  const trpc = useTRPC()
   const { by, setBy, top, setTop } = useCountByParams()
-  const count = useQuery({ ...trpc.callLogs.countBy.queryOptions({ filter, by: by ?? 'level', top }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: enabled && by !== null })
-  const elapsed = useElapsed(count.isFetching)
+  const count = useCountByProgress({ filter, by: by ?? 'level', top }, enabled && by !== null)
+  const elapsed = useElapsed(count.running)
   const { timeZone } = useTimeZone()
   const chart = useRef<HTMLDivElement>(null)
   const [saveError, setSaveError] = useState<string | null>(null)
 
   // The answer of another key (kept while the new one counts) is not shown under this key's name.
-  const answer = count.data && count.data.by === by ? count.data : undefined
+  const answer = count.answer && count.answer.by === by ? count.answer : undefined
+  // This count's own answer, over the newest part of the range so far.
+  const partial = count.current && !count.complete && answer !== undefined
+  const percent = Math.floor(count.scanned * 100)
   const groups = useMemo(() => (answer ? shownGroups(answer) : []), [answer])
   const pick = (g: ShownGroup) => g.term && setView({ query: withFacetTerm(view.query, g.term, 'in') || undefined })
   const title = answer ? `Call logs by ${answer.by}, per ${bucketWords(answer.bucket_seconds)} (${spanWords(answer, timeZone)} ${zoneLabel(timeZone)})` : ''
@@ -123,21 +126,33 @@ export function CountByPanel({ filter, enabled, view, setView }: CountByPanelPro
       <Group gap="xs" wrap="wrap">
         <Text size="xs" fw={600} style={{ whiteSpace: 'nowrap' }}>{`Count by ${by}`}</Text>
         <Select size="xs" w={96} aria-label="Groups shown" data={TOPS} value={String(top)} onChange={(value) => setTop(value === String(COUNT_BY_TOP.default) ? null : value)} allowDeselect={false} data-testid="count-by-top" />
-        <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer} onClick={saveCsv} data-testid="count-by-csv" style={{ flexShrink: 0 }}>
+        <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer || !count.complete} onClick={saveCsv} data-testid="count-by-csv" style={{ flexShrink: 0 }}>
           Download CSV
         </Button>
-        <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer || answer.total === 0} onClick={savePng} data-testid="count-by-png" style={{ flexShrink: 0 }}>
+        <Button size="compact-xs" variant="default" leftSection={<IconDownload size={12} />} disabled={!answer || !count.complete || answer.total === 0} onClick={savePng} data-testid="count-by-png" style={{ flexShrink: 0 }}>
           Download PNG
         </Button>
         <Button size="compact-xs" variant="subtle" color="gray" leftSection={<IconX size={12} />} onClick={() => setBy(null)} style={{ flexShrink: 0 }}>
           Close count
         </Button>
+        {partial && (
+          <Badge size="sm" variant="light" color="yellow" data-testid="count-by-partial" style={{ flexShrink: 0 }}>
+            {`Partial, ${percent}% scanned`}
+          </Badge>
+        )}
         <Text size="xs" c="dimmed" role="status" data-testid="count-by-status">
-          {count.isFetching ? (
+          {count.running && partial ? (
+            <>
+              <Loader size={10} mr={4} />
+              {`Counting by ${by}: the newest ${percent}% of the range counted, ${formatNumber(answer.total)} lines so far…`}
+            </>
+          ) : count.running ? (
             <>
               <Loader size={10} mr={4} />
               {`Counting by ${by}…${elapsed >= 1 ? ` ${elapsed} s` : ''}`}
             </>
+          ) : partial ? (
+            `Counted the newest ${percent}% of the range (${formatNumber(answer.total)} lines) before the count stopped`
           ) : answer ? (
             `${formatNumber(answer.total)} lines per ${bucketWords(answer.bucket_seconds)} (${zoneLabel(timeZone)}), top ${answer.top} groups by lines`
           ) : (
@@ -146,8 +161,8 @@ export function CountByPanel({ filter, enabled, view, setView }: CountByPanelPro
         </Text>
       </Group>
       {count.error && (
-        <Alert color="red" p={6} data-testid="count-by-error" title="Not counted">
-          <Text size="xs">{count.error.message}</Text>
+        <Alert color="red" p={6} data-testid="count-by-error" title={partial ? 'Not counted to the end' : 'Not counted'}>
+          <Text size="xs">{count.error}</Text>
         </Alert>
       )}
       {saveError && (
@@ -161,7 +176,8 @@ export function CountByPanel({ filter, enabled, view, setView }: CountByPanelPro
         </Text>
       )}
       {answer && answer.total > 0 && (
-        <Paper withBorder p={6} radius="sm" style={{ opacity: count.isFetching ? 0.6 : 1 }}>
+        // The last count's answer is dimmed until this one's first comes; this one's partial answers are not.
+        <Paper withBorder p={6} radius="sm" style={{ opacity: count.running && !count.current ? 0.6 : 1 }}>
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
             <CountByChart ref={chart} answer={answer} groups={groups} timeZone={timeZone} />
             <CountByTable answer={answer} groups={groups} onPick={pick} />

@@ -149,7 +149,7 @@ function keyOptions(keys: Array<{ key: string; count: number }> | undefined, pic
   return options
 }
 
-/** What a details facet counted: the newest lines only (details has no index). */
+/** What a details facet counted: the newest lines only, or every line (an indexed key over a bare range). */
 function DetailsNote({ facet }: { facet: DetailsFacet }) {
   const lines = formatNumber(facet.linesRead)
   return (

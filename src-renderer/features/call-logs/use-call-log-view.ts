@@ -9,9 +9,9 @@ export { toFilter } from './to-filter'
 /**
  * URL parameters of other parts of the page that keep their own state in the link: the explorer's
  * parser leaves them alone instead of reporting them as unknown (src-shared/explorer-state.ts).
+ * None today: count by's `by` and `top` are part of the explorer's state (a saved view keeps them).
  */
-// Count by's key and group count (count-by-panel.tsx).
-export const PAGE_PARAMS: readonly string[] = ['by', 'top']
+export const PAGE_PARAMS: readonly string[] = []
 
 /**
  * The view lives in the URL: every filter, the columns, the facet key, the zone and the selected
