@@ -15,6 +15,7 @@ import { logQuery } from './0014-log-query'
 import { savedViews } from './0015-saved-views'
 import { webhooks } from './0016-webhooks'
 import { sources } from './0018-sources'
+import { callLogBulkLoads } from './0020-call-log-bulk-loads'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0015-saved-views': savedViews,
   '0016-webhooks': webhooks,
   '0018-sources': sources,
+  '0020-call-log-bulk-loads': callLogBulkLoads,
 }
