@@ -19,6 +19,9 @@ import * as repo from './pulls.repo'
  */
 export const CHECKPOINT_RECORDS = 100_000
 
+/** Tests interrupt a load between checkpoints of a few rows (CALLSCOPE_BULK_CHECKPOINT_RECORDS); nothing else sets it. */
+const checkpointRecords = () => Number(process.env.CALLSCOPE_BULK_CHECKPOINT_RECORDS) || CHECKPOINT_RECORDS
+
 interface BulkSession {
   load: CheckpointedLoad
   insert: CallLogInsert
@@ -62,7 +65,7 @@ export const storePullBulkWindowJob = defineWriteJob('pulls.bulk-window', (ctx, 
   executeOn(sqlite, repo.setCursorQuery(db, w.source, w.cover.key, w.cover.value, w.at).compile())
   executeOn(sqlite, repo.updatePullQuery(db, w.pullId, w.progress).compile())
   session.sinceCheckpoint += w.rows.length
-  if (session.sinceCheckpoint >= CHECKPOINT_RECORDS) {
+  if (session.sinceCheckpoint >= checkpointRecords()) {
     session.load.checkpoint()
     session.sinceCheckpoint = 0
   }
