@@ -143,22 +143,35 @@ ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model
 | \`callscope pull --since 2000-01-01 --rate 1000\` into a new store (${windows.toLocaleString('en-US')} windows, ${requests.toLocaleString('en-US')} requests) | ${pulledCount.toLocaleString('en-US')} | ${(pulled.ms / 1000).toFixed(1)} | ${Math.round(pullRate).toLocaleString('en-US')} | ${(pullRate / floorRate).toFixed(2)}× |
 
 The pull's time includes everything it does after the call logs (tenants, every agent's sessions, squad
-analytics, trunks, provider details).
+analytics, trunks, provider details). Into a new store the CLI loads the call logs in bulk (docs/architecture.md,
+"Pulling from a live backend"): secondary indexes and full-text triggers dropped, a commit every 100,000 rows, all
+built at the end; the next window and one more are asked for while a window is stored.
 
-Where a pull's time goes (measured 2026-11-24 with \`node --cpu-prof bin/callscope.js pull …\` over the newest
-4 days of the same remote: 134,197 call logs in 209 windows and 50,921 sessions of 104 agents, 13.0 s; and
-300 bare \`GET /logs/calls\` windows timed against the same remote): the remote answers a window of ~450 records in
-6.1 ms (median) and parsing takes 0.9 ms, so fetching alone would run at about 54,000 records/s. Storing is
-what costs: better-sqlite3's transactions and the call log inserts (8 live indexes and the full-text index
-kept up to date per row) take 6.5 s of the 14.4 s on the CLI's one thread, against 2.2 s waiting on the remote
-and about 1 s decoding and checking records. Tried: the writer on its own thread in the CLI (as \`serve\` runs
-it), so fetching overlaps storing: 17.6 s instead of 13.0 s on this 2-core machine, where the remote's own
-server needs the second core. The bound: the export floor is a read (${Math.round(floorRate).toLocaleString('en-US')} records/s here),
-while even the store ceiling of a bulk insert into an empty table with every index built afterwards (82,379
-records/s, "Import into a new database" above) is about half of it; a pull that keeps indexes live stores
-20,000–30,000 rows/s. So the issue's 0.5× of the export is out of reach on this machine for any pull that
-stores what it fetches; a bulk path for a pull into an empty store (indexes rebuilt at the end, as
-\`callscope import logs --bulk\` does) is what would come closest (that import reaches about 50,000 records/s), not done yet.
+Before the bulk path (2026-11-25, the same bench on this machine under the same load from other work, load
+average 3–7): the pull took 138.5 s, 7,221 records/s, 0.04× a floor of 172,147 records/s (on a quiet machine
+on 2026-11-24: 88.9 s, 11,258 records/s, 0.07×). The floor itself moved with the load between the two runs
+(5.8 s, then 8.1 s in the run that first measured the bulk pull, 60.7 s, 0.13×): against the faster floor that
+pull is 0.10×. So 2.3× faster, from 0.04× to 0.10–0.13×.
+
+Where the bulk pull's time goes (2026-11-25, \`node --cpu-prof bin/callscope.js pull --since 2000-01-01\` against
+the same remote, 76 s under the profiler, the machine loaded as above): the CLI's one thread is busy 64 s of it;
+the call log step runs from 2.5 s to 64 s, the index rebuild to about 71 s, the rest (sessions, analytics,
+trunks, providers) about 5 s. Of the busy time: the inserts 11.2 s, the full-text indexing of each checkpoint's
+messages (words and trigrams) 10.6 s, the 8 index builds at the end 7.0 s and the 10 commits about 3 s; fetching
+and decoding the answers (\`getJson\`: text decoding and \`JSON.parse\`) 7.8 s, checking the records
+(\`checkCallLog\`, zod) 7.9 s, garbage collection 6.6 s; 12.4 s idle, waiting on the remote. Asking one window
+ahead cut the pull from 68.9 s to 62.6 s in back-to-back runs, for 4,242 requests instead of 3,779: windows
+planned ahead have the width of the last one, and those that meet denser hours come back full and are asked
+again in halves. Committing at checkpoints costs the commits' 3 s (5%) against one transaction, and is what
+lets a killed pull resume.
+
+The bound: SQLite's own work for these rows (inserts, full-text indexes, index builds: about 32 s here) is
+already about twice the 12–16 s that 0.5× of the floor (172,147 or 122,976 records/s here) allows for everything, and it is the store ceiling that
+"Import into a new database" measures (82,379 records/s on a quiet machine, 0.49× of the floor there). Fetching,
+decoding and checking add about 16 s on the same thread, and the remote's server needs the second core. So 0.5×
+is out of reach on 2 cores for any pull that stores and indexes what it fetches; what is left to take is the
+thread's share of decoding and checking (on a worker, as imports parse, if a core is free: here it is not) and
+the speculative requests.
 
 The console while a sync writes: a mirror \`serve\` keeps the remote in sync (its first cycle pulls every call
 log) while a client asks it for the explorer's first page (tRPC \`callLogs.search\`, 100 rows) every 50 ms;

@@ -31,6 +31,7 @@ export async function startHeadless(options: HeadlessOptions) {
   const service = await createService({
     ...options,
     onMigrating: (pending) => log(`Updating the store's schema (${pending.join(', ')}); once, and a store of millions of call logs takes a minute or less…`),
+    onRestoringIndexes: () => log('Rebuilding the call log indexes a pull killed while loading in bulk left out (its rows are kept; the next pull resumes)…'),
   })
   try {
     log(`Database: ${service.database.path}${service.isNew ? ' (new)' : ''}; ${threadsOf(service)}`)

@@ -11,6 +11,7 @@ import { createOverviewService } from './modules/overview/overview.service'
 import { createDatabaseService } from './modules/database/database.service'
 import { createCallLogsService } from './modules/call-logs/call-logs.service'
 import { maxSeq } from './modules/call-logs/call-logs.tail.repo'
+import { finishOrphanedBulkLoadsJob } from './modules/call-logs/call-logs.write-jobs'
 import { createStoreWatch } from './modules/call-logs/store-watch'
 import { createImportsService } from './modules/imports/imports.service'
 import { createCallsService } from './modules/calls/calls.service'
@@ -52,6 +53,8 @@ export interface ServiceOptions {
   readers?: number
   /** Told, before they run, the migrations an existing store is about to get (a large store takes a while). */
   onMigrating?: (pending: string[]) => void
+  /** Told when the store opens with a bulk load a killed process left, before its indexes are put back (seconds for a million rows). */
+  onRestoringIndexes?: () => void
   /** Waits before each webhook delivery attempt (tests shorten it; default: the documented schedule). */
   webhookRetrySchedule?: readonly number[]
 }
@@ -84,6 +87,7 @@ export async function createService(options: ServiceOptions) {
     }
     await migrateToLatest(handle.db)
     if (postgres) await ensurePartitionsAhead(handle.db)
+    else await handle.writer.run(finishOrphanedBulkLoadsJob, {}, () => options.onRestoringIndexes?.())
     const scale = options.seedNewDatabase ?? 'small'
     if (isNew && scale) {
       const seedOptions = { scale, seed: 1, anchor: floorToHour(Date.now()) }

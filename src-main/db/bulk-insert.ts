@@ -23,22 +23,44 @@ export function prepareInsert<T extends keyof Database & string>(
   }
 }
 
+/** An index or trigger as sqlite_master stores it: enough to create it again. */
+export interface StoredObject {
+  type: 'index' | 'trigger'
+  name: string
+  sql: string
+}
+
 /**
- * Drops the table's indexes and triggers (except those named in `keep`) and returns what recreates
- * them from their stored definitions. Building an index once over sorted data is much cheaper than
- * keeping it up to date row by row. Run both inside one transaction, so a failure or a crash in
- * between restores everything.
+ * Drops the table's indexes and triggers (except those named in `keep`) and returns their stored
+ * definitions, for restoreObjects. Building an index once over sorted data is much cheaper than
+ * keeping it up to date row by row.
  */
-export function dropIndexesAndTriggers(sqlite: BetterSqlite3.Database, table: string, keep: readonly string[] = []): () => void {
+export function dropObjects(sqlite: BetterSqlite3.Database, table: string, keep: readonly string[] = []): StoredObject[] {
   if (sqlite.inTransaction === false) throw new Error('dropping indexes for a load must happen inside a transaction')
   const objects = sqlite
-    .prepare<[string], { type: 'index' | 'trigger'; name: string; sql: string }>(
+    .prepare<[string], StoredObject>(
       `select type, name, sql from sqlite_master
        where tbl_name = ? and type in ('index', 'trigger') and sql is not null`,
     )
     .all(table)
     .filter((o) => !keep.includes(o.name))
   for (const o of objects) sqlite.exec(`drop ${o.type} "${o.name}"`)
+  return objects
+}
+
+/** Creates again each of `objects` that the schema does not hold (dropObjects' list, maybe restored in part). */
+export function restoreObjects(sqlite: BetterSqlite3.Database, objects: readonly StoredObject[]): void {
+  const present = sqlite.prepare<[string, string], number>('select 1 from sqlite_master where type = ? and name = ?').pluck()
+  for (const o of objects) if (present.get(o.type, o.name) === undefined) sqlite.exec(o.sql)
+}
+
+/**
+ * Drops the table's indexes and triggers (except those named in `keep`) and returns what recreates
+ * them from their stored definitions. Run both inside one transaction, so a failure or a crash in
+ * between restores everything.
+ */
+export function dropIndexesAndTriggers(sqlite: BetterSqlite3.Database, table: string, keep: readonly string[] = []): () => void {
+  const objects = dropObjects(sqlite, table, keep)
   return () => {
     for (const o of objects) sqlite.exec(o.sql)
   }

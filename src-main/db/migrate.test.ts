@@ -26,7 +26,7 @@ describe('migrations', () => {
       .pluck()
       .all()
     expect(tables).toEqual([
-      'agents', 'api_tokens', 'call_logs', 'call_logs_fts', 'call_logs_trigram', 'calls', 'conversations', 'imports', 'messages',
+      'agents', 'api_tokens', 'call_log_bulk_loads', 'call_logs', 'call_logs_fts', 'call_logs_trigram', 'calls', 'conversations', 'imports', 'messages',
       'provider_credentials', 'pull_cursors', 'pull_syncs', 'pulled_agents', 'pulled_documents', 'pulled_llm_providers', 'pulled_sessions', 'pulled_sip_trunks', 'pulled_squad_analytics', 'pulled_tenants', 'pulls', 'saved_views', 'settings', 'sip_inbound_trunks', 'squad_members', 'squads', 'tenants', 'transfers',
       'webhook_attempts', 'webhook_deliveries', 'webhook_inbox', 'webhook_secrets',
     ])

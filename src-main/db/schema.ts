@@ -503,6 +503,16 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable
   webhook_inbox: WebhookInboxTable
   saved_views: SavedViewsTable
+  call_log_bulk_loads: CallLogBulkLoadsTable
+}
+
+/** A bulk load of call logs under way with the table's indexes dropped (migration 0020); `objects` is JSON: their definitions. */
+export interface CallLogBulkLoadsTable {
+  id: string
+  pid: number
+  started_at: string
+  objects: string
+  indexed_seq: number
 }
 
 /** A saved view of the log explorer (migration 0015); `state` is JSON text (src-shared/explorer-state.ts). */

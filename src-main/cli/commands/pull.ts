@@ -128,6 +128,8 @@ export function registerPull(program: Command): void {
         try {
           pull = await service.pulls.begin({
             baseUrl: opts.baseUrl, token, tenantId: opts.tenant, since: opts.since, squads: opts.squad, rate: opts.rate,
+            // Alone on the store: a first pull loads its call logs in bulk (the console and --follow never do).
+            bulk: 'auto',
             onProgress: (r) => live && process.stderr.write(`\r${progressLine(r)}\x1b[K`),
           })
         } catch (error) {

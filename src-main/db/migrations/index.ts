@@ -16,6 +16,7 @@ import { savedViews } from './0015-saved-views'
 import { webhooks } from './0016-webhooks'
 import { sources } from './0018-sources'
 import { detailsIndexes } from './0019-details-indexes'
+import { callLogBulkLoads } from './0020-call-log-bulk-loads'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0016-webhooks': webhooks,
   '0018-sources': sources,
   '0019-details-indexes': detailsIndexes,
+  '0020-call-log-bulk-loads': callLogBulkLoads,
 }

@@ -1,6 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
-import { dropIndexesAndTriggers, useFileTempStore, useRollbackJournal } from '../../db/bulk-insert'
+import { dropIndexesAndTriggers, dropObjects, restoreObjects, type StoredObject, useFileTempStore, useRollbackJournal } from '../../db/bulk-insert'
+import { executeOn } from '../../db/inline-store'
+import { isOrphanedRun } from '../../lib/process-alive'
 import { messageIndexTriggers, prepareIndexMessagesAfter } from '../../db/message-indexes'
 import type { Database, NewCallLog } from '../../db/schema'
 import { callLogValues, type CallLogValues, STORED_CALL_LOG_COLUMNS } from './call-log-values'
@@ -143,8 +145,127 @@ export function beginBulkLoad(sqlite: BetterSqlite3.Database): BulkLoad {
   }
 }
 
+/** A bulk load that commits as it goes (beginCheckpointedLoad). */
+export interface CheckpointedLoad {
+  /**
+   * Indexes the messages written since the last checkpoint for full-text search and commits them
+   * with the caller's writes since then; the load goes on in a new transaction.
+   */
+  checkpoint(): void
+  /** Puts the indexes and triggers back, indexes the remaining messages, forgets the load, commits. */
+  finish(): void
+  /** Rolls back what was written since the last checkpoint, then finishes: what was committed stays, indexed. */
+  abort(): void
+}
+
+/** The secondary indexes and triggers a checkpointed load drops; the id's unique index stays, it dedupes. */
+const KEEP_DURING_LOAD = ['call_logs_id']
+
+/**
+ * Starts a bulk load that commits at each checkpoint, so an interrupted load keeps what it
+ * committed (a pull then resumes from its cursor, written in the same transactions). The secondary
+ * indexes and triggers are dropped as in beginBulkLoad, and a row of `call_log_bulk_loads` holds
+ * their definitions until `finish`: a process killed in between leaves it, and the next open of
+ * the store finishes the load (finishOrphanedBulkLoads). Other connections see each checkpoint's
+ * rows without those indexes, and their messages not yet searchable, so this is for a store
+ * nobody else is reading (the CLI). Null when another load is already under way: the caller then
+ * stores as usual.
+ */
+// SQLite-only: the rollback-journal switch, BEGIN IMMEDIATE and COMMIT on the raw handle, indexes and triggers dropped and restored from sqlite_master.
+export function beginCheckpointedLoad(db: Kysely<Database>, sqlite: BetterSqlite3.Database, owner: string): CheckpointedLoad | null {
+  const restoreTempStore = useFileTempStore(sqlite)
+  const journal = useRollbackJournal(sqlite)
+  const restoreSettings = () => {
+    journal()
+    restoreTempStore()
+  }
+  let objects: StoredObject[]
+  let indexed: number
+  sqlite.exec('begin immediate')
+  try {
+    if (executeOn(sqlite, db.selectFrom('call_log_bulk_loads').select('id').limit(1).compile()).rows.length) {
+      sqlite.exec('rollback')
+      restoreSettings()
+      return null
+    }
+    indexed = prepareLastSeq(sqlite).get()!
+    objects = dropObjects(sqlite, 'call_logs', KEEP_DURING_LOAD)
+    const row = { id: owner, pid: process.pid, started_at: new Date().toISOString(), objects: JSON.stringify(objects), indexed_seq: indexed }
+    executeOn(sqlite, db.insertInto('call_log_bulk_loads').values(row).compile())
+    sqlite.exec('commit')
+  } catch (error) {
+    if (sqlite.inTransaction) sqlite.exec('rollback')
+    restoreSettings()
+    throw error
+  }
+  sqlite.exec('begin immediate')
+  const lastSeq = prepareLastSeq(sqlite)
+  const indexAfter = prepareIndexAfter(sqlite)
+  const indexMessages = () => {
+    const last = lastSeq.get()!
+    if (last > indexed) indexAfter(indexed)
+    indexed = last
+    executeOn(sqlite, db.updateTable('call_log_bulk_loads').set({ indexed_seq: indexed }).where('id', '=', owner).compile())
+  }
+  const finish = () => {
+    try {
+      if (!sqlite.inTransaction) sqlite.exec('begin immediate')
+      restoreObjects(sqlite, objects)
+      indexMessages()
+      executeOn(sqlite, db.deleteFrom('call_log_bulk_loads').where('id', '=', owner).compile())
+      sqlite.exec('commit')
+    } catch (error) {
+      // The load's row stays committed: the next open of the store, in another process, finishes it.
+      if (sqlite.inTransaction) sqlite.exec('rollback')
+      throw error
+    } finally {
+      restoreSettings()
+    }
+  }
+  return {
+    checkpoint() {
+      indexMessages()
+      sqlite.exec('commit')
+      sqlite.exec('begin immediate')
+    },
+    finish,
+    abort() {
+      // `indexed` moves only at checkpoints, so it is still what the last commit recorded.
+      if (sqlite.inTransaction) sqlite.exec('rollback')
+      finish()
+    },
+  }
+}
+
+/**
+ * Finishes the bulk loads whose process is gone (killed or crashed mid-load): each one's indexes
+ * and triggers back and its remaining messages indexed, in one transaction. Run when a store
+ * opens; returns how many there were.
+ */
+// SQLite-only: indexes and triggers restored from their sqlite_master definitions, messages indexed by seq.
+export function finishOrphanedBulkLoads(db: Kysely<Database>, sqlite: BetterSqlite3.Database, onStart: () => void = () => {}): number {
+  const loads = executeOn<{ id: string; pid: number; objects: string; indexed_seq: number }>(
+    sqlite,
+    db.selectFrom('call_log_bulk_loads').select(['id', 'pid', 'objects', 'indexed_seq']).compile(),
+  ).rows.filter((load) => isOrphanedRun(load.pid))
+  if (loads.length) onStart()
+  for (const load of loads) {
+    sqlite.transaction(() => {
+      restoreObjects(sqlite, JSON.parse(load.objects) as StoredObject[])
+      prepareIndexAfter(sqlite)(load.indexed_seq)
+      executeOn(sqlite, db.deleteFrom('call_log_bulk_loads').where('id', '=', load.id).compile())
+    })()
+  }
+  return loads.length
+}
+
 /** Stored call logs, counted to decide between a bulk and a batched load. */
 export async function countCallLogs(db: Kysely<Database>): Promise<number> {
   const { n } = await db.selectFrom('call_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   return Number(n)
+}
+
+/** Whether the store holds any call log: a pull loads in bulk only into an empty table. */
+export async function hasCallLogs(db: Kysely<Database>): Promise<boolean> {
+  return (await db.selectFrom('call_logs').select('seq').limit(1).executeTakeFirst()) !== undefined
 }

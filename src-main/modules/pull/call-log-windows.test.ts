@@ -14,11 +14,11 @@ const listing = (stamps: number[], limit: number) => {
 }
 
 describe('walkCallLogWindows', () => {
-  it('sees every record once, splitting windows that come back full', async () => {
+  it.each([0, 2])('sees every record once, splitting windows that come back full (%i answers ahead)', async (ahead) => {
     const stamps = [...Array.from({ length: 50 }, (_, i) => 1000 + i), ...Array.from({ length: 7 }, (_, i) => 90_000 + i * 1000)]
     const remote = listing(stamps, 10)
     const windows: CallLogWindow[] = []
-    await walkCallLogWindows({ from: 0, to: 100_000, limit: 10, initialMs: 100_001, fetchWindow: remote.fetchWindow, onWindow: (w) => void windows.push(w) })
+    await walkCallLogWindows({ from: 0, to: 100_000, limit: 10, initialMs: ahead ? 3000 : 100_001, ahead, fetchWindow: remote.fetchWindow, onWindow: (w) => void windows.push(w) })
     const seen = windows.flatMap((w) => w.records as number[]).sort((a, b) => a - b)
     expect(seen).toEqual([...stamps].sort((a, b) => a - b))
     // Adjacent, in order, covering the range exactly.
@@ -62,13 +62,15 @@ describe('walkCallLogWindows', () => {
           release = () => (events.push(`stored ${w.start}`), resolve())
         }),
     })
-    // The first window is being stored and the second already fetched; nothing more until it is stored.
-    await expect.poll(() => events).toEqual(['fetch 0', 'store 0', 'fetch 700'])
-    for (let i = 0; i < 100 && release; i++) {
+    // The second window is asked for before the first is stored; nothing more until it is stored.
+    await expect.poll(() => events).toEqual(['fetch 0', 'fetch 700', 'store 0'])
+    let finished = false
+    void walk.then(() => (finished = true))
+    while (!finished) {
+      await expect.poll(() => release !== undefined || finished).toBe(true)
       const r = release
       release = undefined
-      r()
-      await expect.poll(() => release !== undefined || events.at(-1)!.startsWith('stored')).toBe(true)
+      r?.()
     }
     await walk
     const stores = events.filter((e) => e.startsWith('store '))
@@ -76,6 +78,32 @@ describe('walkCallLogWindows', () => {
     // Never two stores at once: each "store" follows the "stored" of the one before.
     const order = events.filter((e) => e.startsWith('store'))
     for (let i = 1; i < order.length; i += 2) expect(order[i]).toBe(`stored ${order[i - 1]!.split(' ')[1]}`)
+  })
+
+  it('asks for answers ahead while a window is stored, and stores them in order, one at a time', async () => {
+    // A record every 10 ms: windows of 1,000 ms hold 100 records, under the maximum of 1,000.
+    const stamps = Array.from({ length: 1000 }, (_, i) => i * 10)
+    const remote = listing(stamps, 1000)
+    const asked: number[] = []
+    const stored: number[] = []
+    let storing = 0
+    await walkCallLogWindows({
+      from: 0,
+      to: 9999,
+      initialMs: 1000,
+      ahead: 2,
+      fetchWindow: remote.fetchWindow,
+      onWindow: async (w) => {
+        expect(++storing).toBe(1)
+        asked.push(remote.calls.length)
+        stored.push(...(w.records as number[]).sort((a, b) => a - b))
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        storing--
+      },
+    })
+    expect(stored).toEqual(stamps)
+    // When the first window is handed over, it and the next three have been asked for (one next, two ahead).
+    expect(asked[0]).toBe(4)
   })
 
   it('flags a millisecond that holds more than the maximum instead of looping', async () => {

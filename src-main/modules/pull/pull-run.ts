@@ -28,6 +28,13 @@ export interface PullOptions {
    * few). Else every listing is walked whole.
    */
   quickSessions?: boolean
+  /**
+   * `auto`: when the store holds no call log yet, load them in bulk (pull-call-logs.ts): the
+   * table's secondary indexes and full-text triggers dropped and built once at the end, commits
+   * every 100,000 rows. Other connections then see rows without indexes until the end, so only
+   * the one-shot CLI asks for it; the default stores window by window with every index live.
+   */
+  bulk?: 'auto' | false
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString()
@@ -59,6 +66,8 @@ export interface PullRun {
   progress(): repo.PullProgressColumns
   /** Records the progress so far and tells the caller (onProgress). */
   save(): Promise<void>
+  /** Tells the caller the progress (onProgress) that a write job has just recorded (a bulk load's window). */
+  recorded(progress: repo.PullProgressColumns): void
   /** Records a step (`tenant:…`, `agent:…`, `squad:…`) as fetched now, for a resumed pull to skip. */
   finishStep(key: string, tenant: string | null): Promise<void>
   /** A step the interrupted pull before this one finished: not fetched again. */
@@ -110,6 +119,10 @@ export async function openPullRun(
       const now = progress()
       Object.assign(row, now)
       await repo.updatePull(db, row.id, now)
+      options.onProgress?.(toReport(row))
+    },
+    recorded(now) {
+      Object.assign(row, now)
       options.onProgress?.(toReport(row))
     },
     async finishStep(key, tenant) {

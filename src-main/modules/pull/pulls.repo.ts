@@ -19,8 +19,11 @@ export function listPulls(db: Kysely<Database>, limit: number, syncCycles: boole
   return query.orderBy('started_at', 'desc').orderBy('id').limit(limit).execute()
 }
 
+/** The update of a pull's record, to run (updatePull) or to compile for a write job (a bulk load's). */
+export const updatePullQuery = (db: Kysely<Database>, id: string, set: Partial<Omit<PullRow, 'id'>>) => db.updateTable('pulls').set(set).where('id', '=', id)
+
 export function updatePull(db: Kysely<Database>, id: string, set: Partial<Omit<PullRow, 'id'>>): Promise<unknown> {
-  return db.updateTable('pulls').set(set).where('id', '=', id).execute()
+  return updatePullQuery(db, id, set).execute()
 }
 
 /**
@@ -66,22 +69,28 @@ export function cursorsWithPrefix(db: Kysely<Database>, source: string, prefix: 
     .execute()
 }
 
-export function setCursor(db: Kysely<Database>, source: string, key: string, value: string, at: string): Promise<unknown> {
-  return db
+/** A cursor set, to run (setCursor) or to compile for a write job (a bulk load's). */
+export const setCursorQuery = (db: Kysely<Database>, source: string, key: string, value: string, at: string) =>
+  db
     .insertInto('pull_cursors')
     .values({ source, key, value, updated_at: at })
     .onConflict((oc) => oc.columns(['source', 'key']).doUpdateSet({ value, updated_at: at }))
-    .execute()
+
+export function setCursor(db: Kysely<Database>, source: string, key: string, value: string, at: string): Promise<unknown> {
+  return setCursorQuery(db, source, key, value, at).execute()
 }
+
+/** Keys registered unless known (addCursors); at least one entry. */
+export const addCursorsQuery = (db: Kysely<Database>, source: string, entries: Array<{ key: string; value: string }>, at: string) =>
+  db
+    .insertInto('pull_cursors')
+    .values(entries.map((e) => ({ source, key: e.key, value: e.value, updated_at: at })))
+    .onConflict((oc) => oc.columns(['source', 'key']).doNothing())
 
 /** Registers keys not yet known (discovered agents, tenants, squads); known ones keep their value. */
 export function addCursors(db: Kysely<Database>, source: string, entries: Array<{ key: string; value: string }>, at: string): Promise<unknown> {
   if (!entries.length) return Promise.resolve()
-  return db
-    .insertInto('pull_cursors')
-    .values(entries.map((e) => ({ source, key: e.key, value: e.value, updated_at: at })))
-    .onConflict((oc) => oc.columns(['source', 'key']).doNothing())
-    .execute()
+  return addCursorsQuery(db, source, entries, at).execute()
 }
 
 export function upsertDocument(

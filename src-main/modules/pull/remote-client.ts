@@ -73,6 +73,8 @@ export function createRemoteClient(options: RemoteClientOptions) {
   const signal = options.signal
 
   const cancelled = () => new RemoteError('the pull was cancelled', 'cancelled')
+  // Set by a Retry-After: no request of this client starts before then (several may be under way).
+  let notBefore = 0
 
   async function attempt(url: string): Promise<{ status: number; body: string; retryAfter: string | null } | { error: string }> {
     const timeout = AbortSignal.timeout(timeoutMs)
@@ -99,6 +101,8 @@ export function createRemoteClient(options: RemoteClientOptions) {
       const label = `GET ${path}${search ? `?${search}` : ''}`
       for (let retry = 0; ; retry++) {
         try {
+          const pause = notBefore - Date.now()
+          if (pause > 0) await sleep(pause, undefined, { signal })
           await take(signal)
         } catch {
           throw cancelled()
@@ -125,7 +129,9 @@ export function createRemoteClient(options: RemoteClientOptions) {
           options.onAttempt?.({ path, status, retry, waitMs: null })
           throw new RemoteError(`${label} failed ${retry + 1} times; last: ${why}`, 'unavailable', status)
         }
-        const waitMs = backoffDelay(retry, 'status' in result ? parseRetryAfter(result.retryAfter) : null, backoff)
+        const retryAfter = 'status' in result ? parseRetryAfter(result.retryAfter) : null
+        const waitMs = backoffDelay(retry, retryAfter, backoff)
+        if (retryAfter !== null) notBefore = Math.max(notBefore, Date.now() + waitMs)
         options.onAttempt?.({ path, status, retry, waitMs })
         try {
           await sleep(waitMs, undefined, { signal })

@@ -1,0 +1,84 @@
+import { executeOn } from '../../db/inline-store'
+import type { NewCallLog } from '../../db/schema'
+import { defineWriteJob, type WriteContext } from '../../db/write-job'
+import { callLogValues } from '../call-logs/call-log-values'
+import { beginCheckpointedLoad, type CallLogInsert, type CheckpointedLoad, prepareCallLogInsert, withCheckConstraintsOff } from '../call-logs/call-logs.write.repo'
+import * as repo from './pulls.repo'
+
+/*
+ * A first pull's call logs loaded in bulk (pull-call-logs.ts): one job begins the load, one per
+ * window stores its rows with the pull's cursors and progress, one ends it. The load commits every
+ * CHECKPOINT_RECORDS rows, cursors included, so a pull killed mid-load resumes from its last
+ * checkpoint; the next open of the store puts the indexes back (finishOrphanedBulkLoads).
+ */
+
+/**
+ * Rows per commit. A commit journals the pages of the id index it changed and waits for the disk;
+ * every 100,000 rows, the commits of a million-row pull took about 3 s, 5% of its busy time
+ * (docs/benchmarks.md, "Pull and sync"), and a killed pull loses a few seconds of fetching.
+ */
+export const CHECKPOINT_RECORDS = 100_000
+
+/** Tests interrupt a load between checkpoints of a few rows (CALLSCOPE_BULK_CHECKPOINT_RECORDS); nothing else sets it. */
+const checkpointRecords = () => Number(process.env.CALLSCOPE_BULK_CHECKPOINT_RECORDS) || CHECKPOINT_RECORDS
+
+interface BulkSession {
+  load: CheckpointedLoad
+  insert: CallLogInsert
+  sinceCheckpoint: number
+}
+
+const key = (pullId: string) => `pull-bulk:${pullId}`
+
+/** Begins the load; false when another load is under way (the pull then stores window by window). */
+export const beginPullBulkJob = defineWriteJob('pulls.bulk-begin', (ctx, { pullId, source }: { pullId: string; source: string }): boolean => {
+  const load = beginCheckpointedLoad(ctx.db, ctx.sqlite, pullId)
+  if (!load) return false
+  const session: BulkSession = { load, insert: prepareCallLogInsert(ctx.db, ctx.sqlite, { pull_id: pullId, source }), sinceCheckpoint: 0 }
+  ctx.sessions.set(key(pullId), session)
+  return true
+})
+
+function sessionOf(ctx: WriteContext, pullId: string): BulkSession {
+  const session = ctx.sessions.get(key(pullId)) as BulkSession | undefined
+  if (!session) throw new Error(`No bulk load of pull ${pullId} is under way`)
+  return session
+}
+
+export interface BulkWindow {
+  pullId: string
+  source: string
+  rows: NewCallLog[]
+  /** Steps the window made known (addCursors), and the call log range covered so far (setCursor). */
+  known: Array<{ key: string; value: string }>
+  cover: { key: string; value: string }
+  progress: repo.PullProgressColumns
+  at: string
+}
+
+/** Stores one window's rows with its cursors and the pull's progress; per row, whether it was new. */
+export const storePullBulkWindowJob = defineWriteJob('pulls.bulk-window', (ctx, w: BulkWindow): boolean[] => {
+  const session = sessionOf(ctx, w.pullId)
+  const { db, sqlite } = ctx
+  const stored = withCheckConstraintsOff(sqlite, () => w.rows.map((row) => session.insert(callLogValues(row))))
+  if (w.known.length) executeOn(sqlite, repo.addCursorsQuery(db, w.source, w.known, w.at).compile())
+  executeOn(sqlite, repo.setCursorQuery(db, w.source, w.cover.key, w.cover.value, w.at).compile())
+  executeOn(sqlite, repo.updatePullQuery(db, w.pullId, w.progress).compile())
+  session.sinceCheckpoint += w.rows.length
+  if (session.sinceCheckpoint >= checkpointRecords()) {
+    session.load.checkpoint()
+    session.sinceCheckpoint = 0
+  }
+  return stored
+})
+
+/**
+ * Ends the load: indexes back, committed. `failed` (the store refused a window) rolls back what
+ * was written since the last checkpoint first; a pull stopped by the remote or cancelled keeps it.
+ */
+export const endPullBulkJob = defineWriteJob('pulls.bulk-end', (ctx, { pullId, failed }: { pullId: string; failed: boolean }): void => {
+  const session = sessionOf(ctx, pullId)
+  ctx.sessions.delete(key(pullId))
+  if (failed) session.load.abort()
+  else session.load.finish()
+})
