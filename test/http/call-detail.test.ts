@@ -142,7 +142,7 @@ describe('GET /calls/{call_id}', () => {
   it('is in /openapi.json under the calls tag, with its 404', async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { get?: { tags: string[]; operationId: string; responses: Record<string, unknown> } }> }
     expect(doc.paths['/calls/{call_id}']!.get).toMatchObject({ operationId: 'get_call', tags: ['Calls (Callscope extension)'] })
-    expect(Object.keys(doc.paths['/calls/{call_id}']!.get!.responses).sort()).toEqual(['200', '401', '404', '422'])
+    expect(Object.keys(doc.paths['/calls/{call_id}']!.get!.responses).sort()).toEqual(['200', '401', '403', '404', '422'])
   })
 })
 

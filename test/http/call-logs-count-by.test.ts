@@ -93,14 +93,15 @@ describe('GET /logs/calls/count-by', () => {
   })
 
   it('is in /openapi.json under its own tag, with its parameters and errors', async () => {
-    const doc = (await servedOpenApiDocument()) as { paths: Record<string, Record<string, { operationId: string; tags: string[]; parameters: Array<{ name: string; required?: boolean; schema: Record<string, unknown> }>; responses: Record<string, unknown> }>> }
+    const doc = (await servedOpenApiDocument()) as { paths: Record<string, Record<string, { operationId: string; tags: string[]; parameters: Array<{ name?: string; $ref?: string; required?: boolean; schema: Record<string, unknown> }>; responses: Record<string, unknown> }>> }
     const op = doc.paths['/logs/calls/count-by']!.get!
     expect(op.operationId).toBe('count_call_logs_by')
     expect(op.tags).toEqual(['Count by (Callscope extension)'])
     expect(op.parameters.find((p) => p.name === 'by')!.required).toBe(true)
     expect(op.parameters.find((p) => p.name === 'top')!.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 10, default: 5 })
-    expect(op.parameters.map((p) => p.name).sort()).toEqual(['agent_id', 'by', 'call_id', 'end_date', 'log_level', 'log_type', 'q', 'query', 'session_id', 'start_date', 'tenant_id', 'top', 'trace_id'])
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '401', '422'])
+    expect(op.parameters.map((p) => p.name ?? p.$ref).sort()).toEqual(['#/components/parameters/Source', 'agent_id', 'by', 'call_id', 'end_date', 'log_level', 'log_type', 'q', 'query', 'session_id', 'start_date', 'tenant_id', 'top', 'trace_id'])
+    // 403: a token bound to another source than ?source= names (docs/api.md, "Sources").
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '401', '403', '422'])
   })
 })
 
