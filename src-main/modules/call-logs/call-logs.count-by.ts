@@ -168,7 +168,7 @@ export function createCallLogCountBy(db: Kysely<Database>, budget: number, cells
     const none: Tally = { key: null, count: all - keyed, errors: errorsOf.get(null) ?? 0, perBucket: new Map() }
     for (const [bucket, total] of bucketTotals) none.perBucket.set(bucket, total - (withKey.get(bucket) ?? 0))
     const shown = [...tallies, none].sort(byLines).slice(0, top).filter((t) => t.key !== null)
-    const perValue = await Promise.all(shown.map((t) => countRepo.indexedBucketCounts(db, range, key, span.size, { type: t.source!.type, value: t.source!.value })))
+    const perValue = await Promise.all(shown.map((t) => countRepo.indexedBucketCounts(db, range, key, span.size, t.source!.stored)))
     shown.forEach((t, i) => (t.perBucket = perValue[i]!))
     return { tallies: [...tallies, none], bucketTotals }
   }

@@ -9,7 +9,7 @@ import { findOrigin, type Origin } from '../origins/origins.repo'
 import { canSeeTenant, type Principal, sourceScope, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import * as repo from './call-logs.search.repo'
-import { toFtsQuery, highlightRanges } from './fts-query'
+import { searchTerms } from './fts-query'
 import { compileLogQuery } from './log-query'
 import { mergeRanges, positiveTextTerms, substringRanges, wordRanges } from './log-query.highlight'
 import { QUERY_BUDGET_MS, tooSlowError } from './log-query.slow'
@@ -89,7 +89,7 @@ export function pickBucketSeconds(fromMs: number, toMs: number): number {
 
 /**
  * Validation happened in zod; this scopes to the principal's tenant, resolves relative bounds
- * (`from=now-15m`), makes `q` safe for FTS5 and compiles `query` (its time range intersected with
+ * (`from=now-15m`), reads `q` as search terms and compiles `query` (its time range intersected with
  * from/to). `now` anchors relative bounds and `@last`: the one place they become instants, for the
  * explorer, the histogram, facets, live tail and both exports.
  */
@@ -103,10 +103,10 @@ export function resolveFilter(principal: Principal, filter: CallLogFilter, now =
   // An instant against a relative bound can only be compared now.
   if (resolved.from && resolved.to && resolved.from > resolved.to) return 'nothing'
   if (q?.trim()) {
-    const match = toFtsQuery(q)
+    const terms = searchTerms(q)
     // Only punctuation: nothing the index could find.
-    if (match === null) return 'nothing'
-    resolved.match = match
+    if (terms === null) return 'nothing'
+    resolved.match = terms
   }
   if (query?.trim()) {
     const compiled = compileLogQuery(query, now)
@@ -120,14 +120,13 @@ export function resolveFilter(principal: Principal, filter: CallLogFilter, now =
 
 const line = (row: CallLogRow): CallLogLine => ({ ...toCallLog(row), seq: row.seq })
 
-/** Marks of `q` (FTS5's highlight(), as always) and of the query's text terms (log-query.highlight.ts), merged. */
+/** Marks of `q` (the store's own: call-logs.sql.ts highlights) and of the query's text terms (log-query.highlight.ts), merged. */
 async function markMatches(db: Kysely<Database>, f: repo.ResolvedCallLogFilter, page: CallLogLine[]): Promise<void> {
   const terms = positiveTextTerms(f.query?.where)
   if (!f.match && terms.length === 0) return
-  const marked = f.match && page.length > 0 ? await repo.highlights(db, f.match, page.map((r) => r.seq)) : new Map<number, string>()
+  const marked = f.match && page.length > 0 ? await repo.highlights(db, f.match, page) : new Map<number, Array<[number, number]>>()
   for (const r of page) {
-    const h = marked.get(r.seq)
-    r.highlights = mergeRanges([...(h === undefined ? [] : highlightRanges(r.message, h)), ...substringRanges(r.message, terms), ...wordRanges(r.message, terms)])
+    r.highlights = mergeRanges([...(marked.get(r.seq) ?? []), ...substringRanges(r.message, terms), ...wordRanges(r.message, terms)])
   }
 }
 
