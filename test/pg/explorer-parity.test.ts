@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { OWNER } from '../../src-main/kit/access'
+import { createCallLogSearch, resolveFilter } from '../../src-main/modules/call-logs/call-logs.search'
+import { linesInWindow, maxSeq } from '../../src-main/modules/call-logs/call-logs.tail.repo'
+import type { CallLogFilter } from '../../src-shared/schemas/call-log-search'
 import { ADMIN_TOKEN, bearer, startTestServer, type TestServer } from '../helpers/test-server'
 
 /*
@@ -187,6 +191,35 @@ describe('the explorer on SQLite and PostgreSQL', { timeout: 600_000 }, () => {
     }
     expect(counted).toBeGreaterThan(50)
     await same(`/logs/calls/count-by?by=details.provider&query=${encodeURIComponent('level:error')}`)
+  })
+
+  it('a query past its budget is stopped inside either store, with the same message', async () => {
+    const stopped = await Promise.all(
+      [sqlite, postgres].map((server) =>
+        createCallLogSearch(server.service.db, { queryBudgetMs: 0 })
+          .search(OWNER, { query: 'details.nosuch:x' }, null, 50)
+          .then(() => null, (error: Error) => `${error.name}: ${error.message}`),
+      ),
+    )
+    expect(stopped[0]).toMatch(/^LogQueryTooSlowError: The query was stopped after 0 s: "details.nosuch:x" has no index/)
+    expect(stopped[1]).toBe(stopped[0])
+  })
+
+  it('live tail: the same lines in each window of stored lines', async () => {
+    const last = await maxSeq(sqlite.service.db)
+    expect(await maxSeq(postgres.service.db)).toBe(last)
+    let lines = 0
+    for (const filter of filters().filter((_, i) => i % 3 === 0)) {
+      const f = resolveFilter(OWNER, filter as CallLogFilter)
+      if (f === 'nothing') continue
+      for (let after = 0; after < last; after += 5_000) {
+        const upTo = Math.min(last, after + 5_000)
+        const [a, b] = await Promise.all([linesInWindow(sqlite.service.db, f, after, upTo), linesInWindow(postgres.service.db, f, after, upTo)])
+        expect(b.map((r) => r.id), JSON.stringify(filter)).toEqual(a.map((r) => r.id))
+        lines += a.length
+      }
+    }
+    expect(lines).toBeGreaterThan(10_000)
   })
 
   it('exports: the same NDJSON and CSV bytes', async () => {

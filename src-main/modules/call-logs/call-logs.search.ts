@@ -9,6 +9,7 @@ import { findOrigin, type Origin } from '../origins/origins.repo'
 import { canSeeTenant, type Principal, sourceScope, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import * as repo from './call-logs.search.repo'
+import { callLogsSql } from './call-logs.sql'
 import { searchTerms } from './fts-query'
 import { compileLogQuery } from './log-query'
 import { mergeRanges, positiveTextTerms, substringRanges, wordRanges } from './log-query.highlight'
@@ -153,10 +154,15 @@ export function defaultQueryBudget(): number {
  * (the other filters are all served by indexes and keep their SQL as before); a read stopped at
  * the deadline becomes an error naming the slow part of the query.
  */
-export async function withinBudget<T>(f: repo.ResolvedCallLogFilter, budgetMs: number, read: (f: repo.ResolvedCallLogFilter) => Promise<T>): Promise<T> {
-  if (!f.query?.where) return read(f)
+export async function withinBudget<T>(
+  db: Kysely<Database>,
+  f: repo.ResolvedCallLogFilter,
+  budgetMs: number,
+  read: (f: repo.ResolvedCallLogFilter, db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  if (!f.query?.where) return read(f, db)
   try {
-    return await read({ ...f, deadline: Date.now() + budgetMs })
+    return await callLogsSql(db).withBudget(db, budgetMs, (connection) => read({ ...f, deadline: Date.now() + budgetMs }, connection))
   } catch (error) {
     if (isBudgetExceeded(error)) throw tooSlowError(f.query, budgetMs)
     throw error
@@ -181,7 +187,7 @@ export async function chartSpan(db: Kysely<Database>, f: repo.ResolvedCallLogFil
   let from = f.from
   let to = f.to ?? (isRelativeBound(filter.from) ? now.toISOString() : undefined)
   if (!from || !to) {
-    const bounds = await withinBudget(f, budgetMs, (g) => repo.timeBounds(db, g))
+    const bounds = await withinBudget(db, f, budgetMs, (g, d) => repo.timeBounds(d, g))
     from ??= bounds.min ?? undefined
     to ??= bounds.max ?? undefined
   }
@@ -200,7 +206,7 @@ export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearch
     async search(principal: Principal, filter: CallLogFilter, cursor: CallLogCursor | null | undefined, limit: number): Promise<CallLogPage> {
       const f = resolveFilter(principal, filter)
       if (f === 'nothing') return { rows: [], nextCursor: null }
-      const rows = await withinBudget(f, budget, (g) => repo.searchPage(db, g, cursor, limit + 1))
+      const rows = await withinBudget(db, f, budget, (g, d) => repo.searchPage(d, g, cursor, limit + 1))
       const more = rows.length > limit
       const page = await toLines(db, f, more ? rows.slice(0, limit) : rows)
       const last = page[page.length - 1]
@@ -217,7 +223,7 @@ export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearch
       const { from, to, size, firstBucket, lastBucket } = span
       const counts = repo.rangeCountable(f)
         ? await repo.bucketCountsByRange(db, { ...f, from, to }, size, firstBucket, lastBucket, createTimeSlicer({ signal }))
-        : await withinBudget(f, budget, (g) => repo.bucketCounts(db, g, size))
+        : await withinBudget(db, f, budget, (g, d) => repo.bucketCounts(d, g, size))
       const byStart = new Map<number, HistogramBucket>()
       for (let s = firstBucket; s <= lastBucket; s += size) {
         const bucket = { start: new Date(s * 1000).toISOString() } as HistogramBucket

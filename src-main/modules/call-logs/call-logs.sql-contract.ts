@@ -45,6 +45,14 @@ export interface CallLogsSql {
   /** [start, end) UTF-16 ranges of each line's message that the `q` terms matched, by seq. */
   highlights(db: Kysely<Database>, terms: readonly SearchTerm[], lines: ReadonlyArray<{ seq: number; message: string }>): Promise<Map<number, Array<[number, number]>>>
 
+  /**
+   * Runs a read of a query-language filter under its budget on one connection. SQLite: as it is
+   * (the filter's deadline is a WHERE term, db/query-budget.ts). PostgreSQL orders a WHERE clause's
+   * terms by their cost, so that term may run only on the lines a cheaper one let through: the
+   * connection also gets `statement_timeout`, which stops any statement of the read past the budget.
+   */
+  withBudget<T>(db: Kysely<Database>, budgetMs: number, read: (db: Kysely<Database>) => Promise<T>): Promise<T>
+
   /** The start, in epoch seconds, of the `bucketSeconds` bucket a line's timestamp falls in (multiples of the size). */
   timestampBucket(bucketSeconds: number): RawBuilder<number>
 

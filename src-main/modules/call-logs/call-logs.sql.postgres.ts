@@ -149,6 +149,17 @@ export const postgresCallLogsSql: CallLogsSql = {
     return new Map(lines.map((l) => [l.seq, terms.flatMap((t) => phraseRanges(l.message, t.text, t.prefix))]))
   },
 
+  // statement_timeout 0 would mean none: at least 1 ms. Reset before the connection goes back to the pool.
+  withBudget: (db, budgetMs, read) =>
+    db.connection().execute(async (connection) => {
+      await sql`select set_config('statement_timeout', ${String(Math.max(1, Math.round(budgetMs)))}, false)`.execute(connection)
+      try {
+        return await read(connection)
+      } finally {
+        await sql`reset statement_timeout`.execute(connection)
+      }
+    }),
+
   // floor, not integer division: extract(epoch) is numeric, with the milliseconds.
   timestampBucket: (bucketSeconds) =>
     sql<number>`(floor(extract(epoch from ${ref('timestamp')}) / ${sql.lit(bucketSeconds)})::bigint * ${sql.lit(bucketSeconds)})`,

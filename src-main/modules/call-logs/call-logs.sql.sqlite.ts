@@ -148,6 +148,8 @@ export const sqliteCallLogsSql: CallLogsSql = {
     return new Map(result.rows.map((r) => [r.seq, highlightRanges(messages.get(r.seq) ?? '', r.highlighted)]))
   },
 
+  withBudget: (db, _budgetMs, read) => read(db),
+
   // SQLite-only: unixepoch() of the ISO 8601 text, floored by integer division. The size is a literal, so grouping by the expression matches the selected one.
   timestampBucket: (bucketSeconds) => sql<number>`(unixepoch(timestamp) / ${sql.lit(bucketSeconds)}) * ${sql.lit(bucketSeconds)}`,
 
