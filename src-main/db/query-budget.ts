@@ -27,4 +27,6 @@ export function budgetTerm(deadline: number): RawBuilder<boolean> {
   return sql<boolean>`(call_logs.seq % 1024 <> 0 or callscope_budget(${deadline}))`
 }
 
-export const isBudgetExceeded = (error: unknown): boolean => error instanceof Error && error.message.includes(QUERY_BUDGET_EXCEEDED)
+/** The budget's stop: SQLite's function's message, or on PostgreSQL query_canceled (57014: callscope_budget or statement_timeout). */
+export const isBudgetExceeded = (error: unknown): boolean =>
+  error instanceof Error && (error.message.includes(QUERY_BUDGET_EXCEEDED) || (error as { code?: unknown }).code === '57014')

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runCliAsync, startServe } from '../helpers/cli'
 import { createPgDatabase } from '../helpers/pg-database'
 import { tempDir } from '../helpers/temp-dir'
+import { pgMigrations } from '../../src-main/db/pg-migrations'
 
 /** `callscope serve --db postgres://…` and `callscope db info` on PostgreSQL (issue 20), through the real CLI. */
 describe('callscope serve on PostgreSQL', () => {
@@ -41,7 +42,7 @@ describe('callscope serve on PostgreSQL', () => {
     const info = await runCliAsync(['db', 'info', '--db', url, '--json'], env)
     expect(info.status).toBe(0)
     const parsed = JSON.parse(info.stdout) as { kind: string; path: string; schema: { current: string }; counts: Record<string, number> }
-    expect(parsed).toMatchObject({ kind: 'postgres', path: url, schema: { current: '0001-schema' } })
+    expect(parsed).toMatchObject({ kind: 'postgres', path: url, schema: { current: Object.keys(pgMigrations).at(-1) } })
     expect(parsed.counts.tenants).toBe(3)
     expect(parsed.counts.api_tokens).toBe(1)
     const text = await runCliAsync(['db', 'info', '--db', url], env)

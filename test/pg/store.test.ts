@@ -6,6 +6,11 @@ import { storeKind } from '../../src-main/db/store-kind'
 import { createService, type Service } from '../../src-main/service'
 import { createPgDatabase } from '../helpers/pg-database'
 import { startTestServer, type TestServer } from '../helpers/test-server'
+import { pgMigrations } from '../../src-main/db/pg-migrations'
+
+/** Every migration of the PostgreSQL list, the last one current. */
+const PG_MIGRATIONS = Object.keys(pgMigrations).length
+const LATEST = Object.keys(pgMigrations).at(-1)
 
 /*
  * The PostgreSQL store itself (issue 20): its schema and migrations, the shapes values come back
@@ -24,7 +29,7 @@ describe('a new PostgreSQL store', () => {
     expect(storeKind(service.db)).toBe('postgres')
     const info = await service.info()
     expect(info.kind).toBe('postgres')
-    expect(info.schema).toEqual({ current: '0001-schema', applied: 1, available: 1 })
+    expect(info.schema).toEqual({ current: LATEST, applied: PG_MIGRATIONS, available: PG_MIGRATIONS })
     expect(info.sizeBytes).toBeGreaterThan(1_000_000)
     expect(Object.values(info.counts).every((n) => n === 0)).toBe(true)
     expect(info.path).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/t_[0-9a-f]+$/)

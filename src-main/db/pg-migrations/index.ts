@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely'
 import { schema } from './0001-schema'
+import { explorerReads } from './0002-explorer-reads'
 
 /**
  * The PostgreSQL store's migrations, in order: a list of its own (docs/architecture.md,
@@ -8,4 +9,5 @@ import { schema } from './0001-schema'
  */
 export const pgMigrations: Record<string, Migration> = {
   '0001-schema': schema,
+  '0002-explorer-reads': explorerReads,
 }

@@ -2,8 +2,9 @@ import { type Kysely, type RawBuilder, sql } from 'kysely'
 import { COUNT_BY_ERROR_LEVELS } from '../../../src-shared/schemas/call-log-count-by'
 import { storeSql } from '../../db/store-sql'
 import type { Database } from '../../db/schema'
-import { applyFilter, type FacetColumn, type ResolvedCallLogFilter, timestampBucket } from './call-logs.search.repo'
-import { detailsJsonText, detailsType, detailsValue, keyPath } from './details-values'
+import { applyFilter, type FacetColumn, type ResolvedCallLogFilter } from './call-logs.search.repo'
+import { type CallLogsSql, callLogsSql, type DetailsTyped } from './call-logs.sql'
+import { detailsJsonText, keyPath } from './details-values'
 
 /*
  * Count-by's reads (issue 17 pt 4). A filter that is a bare time range, counted by an indexed
@@ -22,10 +23,10 @@ export type Grouping = { column: FacetColumn } | { detailsKey: string }
  * (`"groq"`, `200`, `true`), so the text "200" and the number 200 are two groups. Text groups
  * under NOCASE, as the query language's `details.<key>:<text>` matches it.
  */
-function groupExpressions(g: Grouping): { type: RawBuilder<string | null>; value: RawBuilder<unknown> } {
-  if ('column' in g) return { type: sql<null>`null`, value: sql`${sql.ref(g.column)}` }
+function groupExpressions(s: CallLogsSql, g: Grouping): { type: RawBuilder<string | null>; value: RawBuilder<unknown>; shown: RawBuilder<unknown> | null } {
+  if ('column' in g) return { type: sql<null>`null`, value: sql`${sql.ref(g.column)}`, shown: null }
   const path = keyPath(g.detailsKey)
-  return { type: detailsType(path), value: detailsValue(path) }
+  return { type: s.detailsGroupType(path), value: s.detailsGroupValue(path), shown: s.detailsGroupShown(path) }
 }
 
 /**
@@ -34,22 +35,28 @@ function groupExpressions(g: Grouping): { type: RawBuilder<string | null>; value
  * group expression is written (and, for details, parsed) once per line.
  */
 export const cellCountsQuery = (db: Kysely<Database>, f: ResolvedCallLogFilter, g: Grouping, bucketSeconds: number, limit: number) => {
-  const group = groupExpressions(g)
-  return applyFilter(db.selectFrom('call_logs'), f)
+  const s = callLogsSql(db)
+  const group = groupExpressions(s, g)
+  return applyFilter(db, db.selectFrom('call_logs'), f)
     .select((eb) => [
-      timestampBucket(bucketSeconds).as('bucket'),
+      s.timestampBucket(bucketSeconds).as('bucket'),
       group.type.as('vtype'),
       group.value.as('value'),
       eb.fn.countAll<number>().as('count'),
       eb.fn.sum<number>(eb.case().when('log_level', 'in', [...COUNT_BY_ERROR_LEVELS]).then(1).else(0).end()).as('errors'),
     ])
+    .$if(group.shown !== null, (q) => q.select(group.shown!.as('shown')))
     .groupBy([sql.ref('bucket'), sql.ref('vtype'), sql.ref('value')])
     .limit(limit)
 }
 
-/** A group's key: a column's value, or a details value's JSON text; null when the line has none. */
-export const groupKey = (type: string | null, value: unknown, g: Grouping): string | null =>
-  'column' in g ? ((value as string | null) ?? null) : type === null ? null : detailsJsonText(type, value)
+/** A group's key: a column's value, or a details value's JSON text (read in SQLite's names: readDetailsGroup); null when the line has none. */
+export function groupKey(s: CallLogsSql, type: string | null, value: unknown, g: Grouping, shown?: unknown): string | null {
+  if ('column' in g) return (value as string | null) ?? null
+  if (type === null) return null
+  const read = s.readDetailsGroup(type, shown === undefined ? value : shown)
+  return detailsJsonText(read.type, read.value)
+}
 
 export interface Cell {
   bucket: number
@@ -60,8 +67,9 @@ export interface Cell {
 }
 
 export async function cellCounts(db: Kysely<Database>, f: ResolvedCallLogFilter, g: Grouping, bucketSeconds: number, limit: number): Promise<Cell[]> {
+  const s = callLogsSql(db)
   const rows = await cellCountsQuery(db, f, g, bucketSeconds, limit).execute()
-  return rows.map((r) => ({ bucket: Number(r.bucket), value: groupKey(r.vtype, r.value, g), count: Number(r.count), errors: Number(r.errors) }))
+  return rows.map((r) => ({ bucket: Number(r.bucket), value: groupKey(s, r.vtype, r.value, g, r.shown), count: Number(r.count), errors: Number(r.errors) }))
 }
 
 export interface Range {
@@ -71,7 +79,7 @@ export interface Range {
 
 /** Lines in the range, with `column` = value when given (null: lines without one): one range count of an index. */
 export const rangeCountQuery = (db: Kysely<Database>, range: Partial<Range>, where?: { column: FacetColumn; value: string | null }) => {
-  let q = applyFilter(db.selectFrom('call_logs'), range)
+  let q = applyFilter(db, db.selectFrom('call_logs'), range)
   if (where) q = where.value === null ? q.where(where.column, 'is', null) : q.where(where.column, '=', where.value)
   return q.select((eb) => eb.fn.countAll<number>().as('count'))
 }
@@ -83,7 +91,7 @@ export async function rangeCount(db: Kysely<Database>, range: Partial<Range>, wh
 
 /** Lines at an error level in the range, by value of `column`: few lines, read along the level index. */
 export const errorCountsQuery = (db: Kysely<Database>, range: Range, column: FacetColumn) =>
-  applyFilter(db.selectFrom('call_logs'), { ...range, levels: [...COUNT_BY_ERROR_LEVELS] })
+  applyFilter(db, db.selectFrom('call_logs'), { ...range, levels: [...COUNT_BY_ERROR_LEVELS] })
     .select((eb) => [eb.ref(column).as('value'), eb.fn.countAll<number>().as('count')])
     .groupBy(column)
 
@@ -105,7 +113,7 @@ export async function errorCounts(db: Kysely<Database>, range: Range, column: Fa
  */
 const withKeyInRange = (db: Kysely<Database>, range: Partial<Range>, path: string[]) => {
   const { unindexed } = storeSql(db)
-  let q = db.selectFrom('call_logs').where(detailsType(path), 'is not', null)
+  let q = db.selectFrom('call_logs').where(callLogsSql(db).hasDetailsKey(path))
   if (range.from) q = q.where(unindexed(sql.ref<string>('timestamp')), '>=', range.from)
   if (range.to) q = q.where(unindexed(sql.ref<string>('timestamp')), '<=', range.to)
   return q
@@ -114,28 +122,33 @@ const withKeyInRange = (db: Kysely<Database>, range: Partial<Range>, path: strin
 /** Lines per (JSON type, value) of an indexed key in the range, every value (the index holds few per key). */
 export const indexedValueCountsQuery = (db: Kysely<Database>, range: Partial<Range>, key: string) => {
   const path = keyPath(key)
+  const s = callLogsSql(db)
+  const shown = s.detailsGroupShown(path)
   return withKeyInRange(db, range, path)
-    .select((eb) => [detailsType(path).as('vtype'), detailsValue(path).as('value'), eb.fn.countAll<number>().as('count')])
-    .groupBy([detailsType(path), detailsValue(path)])
+    .select((eb) => [s.detailsGroupType(path).as('vtype'), s.detailsGroupValue(path).as('value'), eb.fn.countAll<number>().as('count')])
+    .$if(shown !== null, (q) => q.select(shown!.as('shown')))
+    .groupBy([s.detailsGroupType(path), s.detailsGroupValue(path)])
 }
 
-export interface IndexedValue {
-  type: string
-  value: unknown
+/** An indexed key's value in SQLite's names (DetailsTyped), with the store's own (type, value) to count its buckets by. */
+export interface IndexedValue extends DetailsTyped {
   count: number
+  stored: { type: string; value: unknown }
 }
 
 export async function indexedValueCounts(db: Kysely<Database>, range: Partial<Range>, key: string): Promise<IndexedValue[]> {
+  const s = callLogsSql(db)
   const rows = await indexedValueCountsQuery(db, range, key).execute()
-  return rows.map((r) => ({ type: r.vtype!, value: r.value, count: Number(r.count) }))
+  return rows.map((r) => ({ ...s.readDetailsGroup(r.vtype!, r.shown === undefined ? r.value : r.shown), count: Number(r.count), stored: { type: r.vtype!, value: r.value } }))
 }
 
-/** Lines per bucket of one (type, value) of an indexed key, or of every line with the key (`only` absent). */
+/** Lines per bucket of one (type, value) of an indexed key as the store holds it (IndexedValue.stored), or of every line with the key (`only` absent). */
 export const indexedBucketCountsQuery = (db: Kysely<Database>, range: Range, key: string, bucketSeconds: number, only?: { type: string; value: unknown }) => {
   const path = keyPath(key)
+  const s = callLogsSql(db)
   let q = withKeyInRange(db, range, path)
-  if (only) q = q.where(detailsType(path), '=', only.type).where(detailsValue(path), '=', only.value)
-  return q.select((eb) => [timestampBucket(bucketSeconds).as('bucket'), eb.fn.countAll<number>().as('count')]).groupBy(sql.ref('bucket'))
+  if (only) q = q.where(s.detailsGroupType(path), '=', only.type).where(s.detailsGroupValue(path), '=', only.value)
+  return q.select((eb) => [s.timestampBucket(bucketSeconds).as('bucket'), eb.fn.countAll<number>().as('count')]).groupBy(sql.ref('bucket'))
 }
 
 export async function indexedBucketCounts(db: Kysely<Database>, range: Range, key: string, bucketSeconds: number, only?: { type: string; value: unknown }): Promise<Map<number, number>> {
@@ -146,10 +159,12 @@ export async function indexedBucketCounts(db: Kysely<Database>, range: Range, ke
 /** Lines at an error level in the range by (type, value) of a details key: few lines, read along the level index. */
 export async function errorCountsByDetails(db: Kysely<Database>, range: Range, key: string): Promise<Map<string | null, number>> {
   const g: Grouping = { detailsKey: key }
-  const group = groupExpressions(g)
-  const rows = await applyFilter(db.selectFrom('call_logs'), { ...range, levels: [...COUNT_BY_ERROR_LEVELS] })
+  const s = callLogsSql(db)
+  const group = groupExpressions(s, g)
+  const rows = await applyFilter(db, db.selectFrom('call_logs'), { ...range, levels: [...COUNT_BY_ERROR_LEVELS] })
     .select((eb) => [group.type.as('vtype'), group.value.as('value'), eb.fn.countAll<number>().as('count')])
+    .$if(group.shown !== null, (q) => q.select(group.shown!.as('shown')))
     .groupBy([sql.ref('vtype'), sql.ref('value')])
     .execute()
-  return new Map(rows.map((r) => [groupKey(r.vtype, r.value, g), Number(r.count)]))
+  return new Map(rows.map((r) => [groupKey(s, r.vtype, r.value, g, r.shown), Number(r.count)]))
 }

@@ -8,6 +8,7 @@ import { InvalidInputError } from '../../kit/errors'
 import type { QueryNode } from '../../../src-shared/log-query/ast'
 import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
 import * as countRepo from './call-logs.count-by.repo'
+import { callLogsSql } from './call-logs.sql'
 import { namesOf } from './call-logs.facets.repo'
 import { type ChartSpan, chartSpan, resolveFilter } from './call-logs.search'
 import * as repo from './call-logs.search.repo'
@@ -168,7 +169,7 @@ export function createCallLogCountBy(db: Kysely<Database>, budget: number, cells
     const none: Tally = { key: null, count: all - keyed, errors: errorsOf.get(null) ?? 0, perBucket: new Map() }
     for (const [bucket, total] of bucketTotals) none.perBucket.set(bucket, total - (withKey.get(bucket) ?? 0))
     const shown = [...tallies, none].sort(byLines).slice(0, top).filter((t) => t.key !== null)
-    const perValue = await Promise.all(shown.map((t) => countRepo.indexedBucketCounts(db, range, key, span.size, { type: t.source!.type, value: t.source!.value })))
+    const perValue = await Promise.all(shown.map((t) => countRepo.indexedBucketCounts(db, range, key, span.size, t.source!.stored)))
     shown.forEach((t, i) => (t.perBucket = perValue[i]!))
     return { tallies: [...tallies, none], bucketTotals }
   }
@@ -200,7 +201,9 @@ export function createCallLogCountBy(db: Kysely<Database>, budget: number, cells
       const deadline = Date.now() + budget
       let cells: countRepo.Cell[][]
       try {
-        cells = await Promise.all(wave.map((p) => countRepo.cellCounts(db, { ...f, from: p.from, to: p.to, deadline }, grouping, span.size, cellsMax + 1)))
+        cells = await Promise.all(
+          wave.map((p) => callLogsSql(db).withBudget(db, budget, (d) => countRepo.cellCounts(d, { ...f, from: p.from, to: p.to, deadline }, grouping, span.size, cellsMax + 1))),
+        )
       } catch (error) {
         if (isBudgetExceeded(error)) throw countByTooSlowError(f.query, by, budget)
         throw error

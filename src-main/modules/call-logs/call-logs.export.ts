@@ -51,7 +51,7 @@ export function exportStream(
         // Lines built by the query and joined on a reader (a record's JSON, or its CSV line by
         // csvField's rules): the main thread only forwards the bytes. Read before the CSV header
         // goes out, so a query stopped at its budget fails before the first byte (the HTTP route's 422).
-        next = await withinBudget(resolved, budgetMs, (f) => searchPageLines(db, json, f, cursor, CHUNK_ROWS, format))
+        next = await withinBudget(db, resolved, budgetMs, (f) => searchPageLines(db, json, f, cursor, CHUNK_ROWS, format))
         cursor = next.cursor
         onRows?.(next.rows)
         if (next.rows < CHUNK_ROWS) done = true

@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely'
 import type { DetailsValue } from '../../../src-shared/schemas/call-log-facets'
 import type { Database } from '../../db/schema'
 import { pageQuery, type ResolvedCallLogFilter } from './call-logs.search.repo'
-import { jsonPath } from './details-values'
+import { callLogsSql } from './call-logs.sql'
+import { keyPath } from './details-values'
 
 /*
  * What the explorer's facets need beyond counts by an indexed column (call-logs.search.repo.ts):
@@ -45,16 +46,11 @@ export const recentDetails = (db: Kysely<Database>, f: ResolvedCallLogFilter, li
  * Top-level keys with a plain value (not an object or array) in the newest matching lines, by how
  * many lines have them. Keys the query language cannot name are left to the caller to drop.
  */
-// SQLite-only: json_each over the details object (PostgreSQL: jsonb_each).
 export async function detailsKeys(db: Kysely<Database>, f: ResolvedCallLogFilter, lines: number, top: number) {
   const recent = recentDetails(db, f, lines)
-  const keys = await sql<{ key: string; count: number }>`
-    select j.key as key, count(*) as count
-    from (${recent}) as recent, json_each(recent.details) as j
-    where j.type not in ('object', 'array')
-    group by j.key order by count desc, j.key limit ${top}`.execute(db)
+  const keys = await callLogsSql(db).detailsKeys(db, recent, top)
   const read = await sql<{ n: number }>`select count(*) as n from (${recent}) as recent`.execute(db)
-  return { keys: keys.rows.map((r) => ({ key: r.key, count: Number(r.count) })), linesRead: Number(read.rows[0]?.n ?? 0) }
+  return { keys, linesRead: Number(read.rows[0]?.n ?? 0) }
 }
 
 export const PLAIN_TYPES = new Set(['text', 'integer', 'real', 'true', 'false', 'null'])
@@ -73,24 +69,16 @@ export function toValue(value: unknown, type: string): DetailsValue {
  * had the key. One read of the sample, grouped by (value, JSON type), the missing key and objects
  * included: the totals are summed from the same groups (a second read doubled the cost).
  */
-// SQLite-only: json_extract / json_type of JSON1 (PostgreSQL: details #> path, jsonb_typeof).
 export async function detailsValues(db: Kysely<Database>, f: ResolvedCallLogFilter, key: string, lines: number, top: number) {
-  const path = jsonPath(key.split('.'))
-  const recent = recentDetails(db, f, lines)
-  // Text under NOCASE, as the query language's details.<key>:<text> matches it and count-by groups it.
-  const groups = await sql<{ value: unknown; type: string | null; count: number }>`
-    select json_extract(recent.details, ${path}) collate nocase as value, json_type(recent.details, ${path}) as type, count(*) as count
-    from (${recent}) as recent
-    group by value, type order by count desc, value`.execute(db)
+  const groups = await callLogsSql(db).detailsValueGroups(db, recentDetails(db, f, lines), keyPath(key))
   let linesRead = 0
   let linesWithKey = 0
   const values: Array<{ value: DetailsValue; count: number }> = []
-  for (const g of groups.rows) {
-    const count = Number(g.count)
-    linesRead += count
+  for (const g of groups) {
+    linesRead += g.count
     if (g.type === null) continue
-    linesWithKey += count
-    if (PLAIN_TYPES.has(g.type)) values.push({ value: toValue(g.value, g.type), count })
+    linesWithKey += g.count
+    if (PLAIN_TYPES.has(g.type)) values.push({ value: toValue(g.value, g.type), count: g.count })
   }
   return { values: values.slice(0, top), linesRead, linesWithKey }
 }

@@ -50,7 +50,7 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
    */
   async function facetCounts(f: repo.ResolvedCallLogFilter, column: repo.FacetColumn, slicer: TimeSlicer): Promise<Count[]> {
     if (!repo.isTimeRangeOnly(f, repo.facetOmits(column))) {
-      const counts = await withinBudget(f, budget, (g) => repo.countBy(db, g, column))
+      const counts = await withinBudget(db, f, budget, (g, d) => repo.countBy(d, g, column))
       await slicer.tick()
       return counts.sort(byCount).slice(0, FACET_VALUES_MAX)
     }
@@ -69,7 +69,7 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
    * filter), where four grouped reads would each select the same lines again.
    */
   async function fromOnePass(f: repo.ResolvedCallLogFilter) {
-    const combos = await withinBudget(f, budget, (g) => repo.comboCounts(db, g))
+    const combos = await withinBudget(db, f, budget, (g, d) => repo.comboCounts(d, g))
     const sums = { log_level: new Map<string, number>(), log_type: new Map<string, number>(), tenant_id: new Map<string, number>(), agent_id: new Map<string, number>() }
     const add = (column: repo.FacetColumn, value: string | null, n: number) => value !== null && sums[column].set(value, (sums[column].get(value) ?? 0) + n)
     for (const c of combos) {
@@ -124,7 +124,7 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
     async detailsKeys(principal: Principal, filter: CallLogFilter): Promise<DetailsKeys> {
       const f = resolveFilter(principal, filter)
       if (f === 'nothing') return { keys: [], linesRead: 0 }
-      const found = await withinBudget(f, budget, (g) => facetsRepo.detailsKeys(db, g, DETAILS_KEYS_LINES, FACET_VALUES_MAX))
+      const found = await withinBudget(db, f, budget, (g, d) => facetsRepo.detailsKeys(d, g, DETAILS_KEYS_LINES, FACET_VALUES_MAX))
       // A key the query language cannot name (a space, a dot inside it) could not be filtered on.
       return { keys: found.keys.filter((k) => DETAILS_KEY.test(k.key) && !k.key.includes('.')), linesRead: found.linesRead }
     },
@@ -137,7 +137,7 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
       const f = resolveFilter(principal, filter)
       if (f === 'nothing') return { key, values: [], linesRead: 0, linesWithKey: 0, sampled: false }
       if (repo.isTimeRangeOnly(f) && isIndexedDetailsPath(keyPath(key))) return indexedFacet(f, key)
-      const found = await withinBudget(f, budget, (g) => facetsRepo.detailsValues(db, g, key, DETAILS_FACET_LINES, DETAILS_FACET_TOP))
+      const found = await withinBudget(db, f, budget, (g, d) => facetsRepo.detailsValues(d, g, key, DETAILS_FACET_LINES, DETAILS_FACET_TOP))
       return { key, ...found, sampled: found.linesRead >= DETAILS_FACET_LINES }
     },
   }

@@ -38,7 +38,7 @@ describe('histogram by index range counts', () => {
     expect(repo.rangeCountable({ agentId: 'a' })).toBe(false)
     expect(repo.rangeCountable({ tenantId: 't' })).toBe(false)
     expect(repo.rangeCountable({ types: ['llm'] })).toBe(false)
-    expect(repo.rangeCountable({ match: '"x"' })).toBe(false)
+    expect(repo.rangeCountable({ match: [{ text: 'x', prefix: false }] })).toBe(false)
     expect(repo.rangeCountable({ levels: ['error'], from: '2026-01-01T00:00:00.000Z' })).toBe(true)
   })
 })

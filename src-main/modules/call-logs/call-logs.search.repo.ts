@@ -1,19 +1,20 @@
 import { LOG_LEVELS } from '../../../src-shared/constants'
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
 import type { CallLogCursor } from '../../../src-shared/schemas/call-log-search'
 import type { JsonReads } from '../../db/json-reads'
 import { budgetTerm } from '../../db/query-budget'
 import type { CallLogRow, Database } from '../../db/schema'
 import type { TimeSlicer } from '../../lib/time-slicer'
-import { callLogsSql } from './call-logs.sql'
-import { HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN } from './fts-query'
-import { hasIndexedDetailsTerm, type LogQueryFilter, logQueryCondition, type SeqWindow, wordMatchingSeqs } from './log-query'
+import { callLogsSql, type SeqWindow } from './call-logs.sql'
+import type { SearchTerm } from './fts-query'
+import { hasIndexedDetailsTerm, type LogQueryFilter, logQueryCondition } from './log-query'
 
 /**
- * The console's call log filter after validation and tenant scoping, with `q` already turned into
- * a safe FTS5 query (fts-query.ts). Every field is served by an index: timestamp, (agent_id,
+ * The console's call log filter after validation and tenant scoping, with `q` already read as
+ * search terms (fts-query.ts). Every field is served by an index: timestamp, (agent_id,
  * timestamp), (tenant_id, timestamp), (log_level, timestamp), (log_type, timestamp), call_id,
- * trace_id, session_id (0003) and the FTS5 table for `match`.
+ * trace_id, session_id (0003) and the word index for `match` (FTS5 on SQLite, the tsvector's GIN
+ * index on PostgreSQL).
  */
 export interface ResolvedCallLogFilter {
   from?: string
@@ -22,8 +23,8 @@ export interface ResolvedCallLogFilter {
   tenantId?: string
   levels?: string[]
   types?: string[]
-  /** An FTS5 query (never raw user input). */
-  match?: string
+  /** The `q` search's terms, every one to match (fts-query.ts searchTerms). */
+  match?: SearchTerm[]
   callId?: string
   traceId?: string
   sessionId?: string
@@ -39,8 +40,9 @@ export interface ResolvedCallLogFilter {
 
 type CallLogQuery<O> = SelectQueryBuilder<Database, 'call_logs', O>
 
-/** Adds the filter's conditions; `omit` leaves one dimension out (facet counts). */
-export function applyFilter<O>(query: CallLogQuery<O>, f: ResolvedCallLogFilter, omit?: 'levels' | 'types'): CallLogQuery<O> {
+/** Adds the filter's conditions, as the store `db` runs on spells them; `omit` leaves one dimension out (facet counts). */
+export function applyFilter<O>(db: Kysely<Database>, query: CallLogQuery<O>, f: ResolvedCallLogFilter, omit?: 'levels' | 'types'): CallLogQuery<O> {
+  const s = callLogsSql(db)
   let q = query
   // First, so that it runs on every row the read visits, whatever else filters it out.
   if (f.deadline !== undefined) q = q.where(budgetTerm(f.deadline))
@@ -55,24 +57,16 @@ export function applyFilter<O>(query: CallLogQuery<O>, f: ResolvedCallLogFilter,
   if (f.sessionId) q = q.where('session_id', '=', f.sessionId)
   if (f.source !== undefined) q = q.where('source', '=', f.source)
   if (f.seqWindow) q = q.where('seq', '>', f.seqWindow.after).where('seq', '<=', f.seqWindow.upTo)
-  if (f.match) q = q.where('seq', 'in', ftsMatchingSeqs(f.match, f.seqWindow))
+  const match = f.match
+  if (match?.length) q = q.where(() => s.searchCondition(match, f.seqWindow))
   const where = f.query?.where
-  if (where) q = q.where((eb) => logQueryCondition(eb, where, f.seqWindow))
+  if (where) q = q.where((eb) => logQueryCondition(eb, s, where, f.seqWindow))
   return q
-}
-
-/**
- * The seqs of the call logs whose message matches a full-text query, as a subquery for
- * `seq in (...)`. Raw SQL because kysely has no FTS5 operator; the match text is a bound parameter.
- */
-// SQLite-only: FTS5 MATCH on call_logs_fts, whose rowid is call_logs.seq.
-export function ftsMatchingSeqs(match: string, window?: SeqWindow): RawBuilder<number> {
-  return wordMatchingSeqs(match, window)
 }
 
 /** Newest first, after the cursor: the rows of one page and of each chunk of an export, nothing selected yet. */
 export function pageQuery(db: Kysely<Database>, f: ResolvedCallLogFilter, cursor: CallLogCursor | null | undefined, limit: number) {
-  let q = applyFilter(db.selectFrom('call_logs'), f)
+  let q = applyFilter(db, db.selectFrom('call_logs'), f)
   if (cursor) q = q.where((eb) => eb(eb.refTuple('timestamp', 'seq'), '<', eb.tuple(cursor.timestamp, cursor.seq)))
   const page = q.orderBy('timestamp', 'desc').orderBy('seq', 'desc').limit(limit)
   if (!f.query?.where || !hasIndexedDetailsTerm(f.query.where)) return page
@@ -98,14 +92,9 @@ export async function searchPageLines(db: Kysely<Database>, json: JsonReads, f: 
   return { bytes, rows, cursor: last as CallLogCursor | null }
 }
 
-/** FTS5 highlight() of the given rows' messages, with control-character marks (see fts-query.ts). */
-// SQLite-only: FTS5 highlight() and MATCH on call_logs_fts, rows picked by rowid (= seq).
-export async function highlights(db: Kysely<Database>, match: string, seqs: number[]): Promise<Map<number, string>> {
-  if (seqs.length === 0) return new Map()
-  const result = await sql<{ seq: number; highlighted: string }>`
-    select rowid as seq, highlight(call_logs_fts, 0, ${HIGHLIGHT_OPEN}, ${HIGHLIGHT_CLOSE}) as highlighted
-    from call_logs_fts where call_logs_fts match ${match} and rowid in (${sql.join(seqs)})`.execute(db)
-  return new Map(result.rows.map((r) => [r.seq, r.highlighted]))
+/** [start, end) ranges of each line's message that the `q` terms matched, by seq. */
+export function highlights(db: Kysely<Database>, terms: readonly SearchTerm[], lines: ReadonlyArray<{ seq: number; message: string }>) {
+  return callLogsSql(db).highlights(db, terms, lines)
 }
 
 /** The columns facets count by; each leads an index with timestamp (0001, 0003). */
@@ -117,7 +106,7 @@ export const facetOmits = (column: FacetColumn): 'levels' | 'types' | undefined 
 
 /** Lines by value of `column` under the filter (its own dimension left out); lines without a value are not counted. */
 export const countByQuery = (db: Kysely<Database>, f: ResolvedCallLogFilter, column: FacetColumn) =>
-  applyFilter(db.selectFrom('call_logs'), f, facetOmits(column))
+  applyFilter(db, db.selectFrom('call_logs'), f, facetOmits(column))
     .where(column, 'is not', null)
     .select((eb) => [eb.ref(column).as('value'), eb.fn.countAll<number>().as('count')])
     .groupBy(column)
@@ -133,7 +122,7 @@ export async function countBy(db: Kysely<Database>, f: ResolvedCallLogFilter, co
  * from which every facet is summed (facets of a narrow filter: a query, a text search, an agent).
  */
 export const comboCountsQuery = (db: Kysely<Database>, f: ResolvedCallLogFilter) =>
-  applyFilter(db.selectFrom('call_logs'), { ...f, levels: undefined, types: undefined })
+  applyFilter(db, db.selectFrom('call_logs'), { ...f, levels: undefined, types: undefined })
     .select((eb) => ['log_level', 'log_type', 'tenant_id', 'agent_id', eb.fn.countAll<number>().as('count')])
     .groupBy(['log_level', 'log_type', 'tenant_id', 'agent_id'])
 
@@ -145,7 +134,7 @@ export async function comboCounts(db: Kysely<Database>, f: ResolvedCallLogFilter
 /** Whether the filter, leaving `omit` out, is at most a time range: what index range counts serve. */
 export function isTimeRangeOnly(f: ResolvedCallLogFilter, omit?: 'levels' | 'types'): boolean {
   return (
-    !f.agentId && !f.tenantId && !f.match && !f.query?.where && !f.callId && !f.traceId && !f.sessionId && f.source === undefined &&
+    !f.agentId && !f.tenantId && !f.match?.length && !f.query?.where && !f.callId && !f.traceId && !f.sessionId && f.source === undefined &&
     (omit === 'levels' || !f.levels?.length) && (omit === 'types' || !f.types?.length)
   )
 }
@@ -169,7 +158,7 @@ export async function distinctValues(db: Kysely<Database>, column: FacetColumn):
 
 /** Lines with `column = value` in the filter's time range: one range count over (column, timestamp). */
 export const countValueQuery = (db: Kysely<Database>, f: Pick<ResolvedCallLogFilter, 'from' | 'to'>, column: FacetColumn, value: string) =>
-  applyFilter(db.selectFrom('call_logs'), { from: f.from, to: f.to })
+  applyFilter(db, db.selectFrom('call_logs'), { from: f.from, to: f.to })
     .where(column, '=', value)
     .select((eb) => eb.fn.countAll<number>().as('count'))
 
@@ -180,25 +169,15 @@ export async function countValue(db: Kysely<Database>, f: Pick<ResolvedCallLogFi
 
 export async function timeBounds(db: Kysely<Database>, f: ResolvedCallLogFilter): Promise<{ min: string | null; max: string | null }> {
   // Two single-aggregate queries: SQLite answers each from the end of an index.
-  const min = await applyFilter(db.selectFrom('call_logs'), f).select((eb) => eb.fn.min('timestamp').as('t')).executeTakeFirst()
-  const max = await applyFilter(db.selectFrom('call_logs'), f).select((eb) => eb.fn.max('timestamp').as('t')).executeTakeFirst()
+  const min = await applyFilter(db, db.selectFrom('call_logs'), f).select((eb) => eb.fn.min('timestamp').as('t')).executeTakeFirst()
+  const max = await applyFilter(db, db.selectFrom('call_logs'), f).select((eb) => eb.fn.max('timestamp').as('t')).executeTakeFirst()
   return { min: (min?.t as string | null) ?? null, max: (max?.t as string | null) ?? null }
-}
-
-/**
- * The start, in epoch seconds, of the `bucketSeconds` bucket a line's timestamp falls in; buckets
- * are aligned to multiples of the size. `bucketSeconds` is an integer written into the SQL as a
- * literal, so grouping by the expression matches the selected one.
- */
-// SQLite-only: unixepoch() of the ISO 8601 text, floored by integer division.
-export function timestampBucket(bucketSeconds: number): RawBuilder<number> {
-  return sql<number>`(unixepoch(timestamp) / ${sql.lit(bucketSeconds)}) * ${sql.lit(bucketSeconds)}`
 }
 
 /** Counts per (bucket start in epoch seconds, level); buckets aligned to multiples of the size. */
 export async function bucketCounts(db: Kysely<Database>, f: ResolvedCallLogFilter, bucketSeconds: number): Promise<Array<{ bucket: number; level: string; count: number }>> {
-  const bucket = timestampBucket(bucketSeconds)
-  const rows = await applyFilter(db.selectFrom('call_logs'), f)
+  const bucket = callLogsSql(db).timestampBucket(bucketSeconds)
+  const rows = await applyFilter(db, db.selectFrom('call_logs'), f)
     .select((eb) => [bucket.as('bucket'), eb.ref('log_level').as('level'), eb.fn.countAll<number>().as('count')])
     .groupBy([bucket, 'log_level'])
     .execute()
@@ -225,7 +204,7 @@ export async function bucketCountsByRange(
       const lo = new Date(start * 1000).toISOString()
       const hi = new Date((start + bucketSeconds) * 1000 - 1).toISOString()
       const range = { levels: [level], from: f.from && f.from > lo ? f.from : lo, to: f.to && f.to < hi ? f.to : hi }
-      const row = await applyFilter(db.selectFrom('call_logs'), range)
+      const row = await applyFilter(db, db.selectFrom('call_logs'), range)
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .executeTakeFirstOrThrow()
       if (Number(row.count) > 0) out.push({ bucket: start, level, count: Number(row.count) })

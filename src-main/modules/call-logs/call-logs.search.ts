@@ -9,7 +9,8 @@ import { findOrigin, type Origin } from '../origins/origins.repo'
 import { canSeeTenant, type Principal, sourceScope, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
 import * as repo from './call-logs.search.repo'
-import { toFtsQuery, highlightRanges } from './fts-query'
+import { callLogsSql } from './call-logs.sql'
+import { searchTerms } from './fts-query'
 import { compileLogQuery } from './log-query'
 import { mergeRanges, positiveTextTerms, substringRanges, wordRanges } from './log-query.highlight'
 import { QUERY_BUDGET_MS, tooSlowError } from './log-query.slow'
@@ -89,7 +90,7 @@ export function pickBucketSeconds(fromMs: number, toMs: number): number {
 
 /**
  * Validation happened in zod; this scopes to the principal's tenant, resolves relative bounds
- * (`from=now-15m`), makes `q` safe for FTS5 and compiles `query` (its time range intersected with
+ * (`from=now-15m`), reads `q` as search terms and compiles `query` (its time range intersected with
  * from/to). `now` anchors relative bounds and `@last`: the one place they become instants, for the
  * explorer, the histogram, facets, live tail and both exports.
  */
@@ -103,10 +104,10 @@ export function resolveFilter(principal: Principal, filter: CallLogFilter, now =
   // An instant against a relative bound can only be compared now.
   if (resolved.from && resolved.to && resolved.from > resolved.to) return 'nothing'
   if (q?.trim()) {
-    const match = toFtsQuery(q)
+    const terms = searchTerms(q)
     // Only punctuation: nothing the index could find.
-    if (match === null) return 'nothing'
-    resolved.match = match
+    if (terms === null) return 'nothing'
+    resolved.match = terms
   }
   if (query?.trim()) {
     const compiled = compileLogQuery(query, now)
@@ -120,14 +121,13 @@ export function resolveFilter(principal: Principal, filter: CallLogFilter, now =
 
 const line = (row: CallLogRow): CallLogLine => ({ ...toCallLog(row), seq: row.seq })
 
-/** Marks of `q` (FTS5's highlight(), as always) and of the query's text terms (log-query.highlight.ts), merged. */
+/** Marks of `q` (the store's own: call-logs.sql.ts highlights) and of the query's text terms (log-query.highlight.ts), merged. */
 async function markMatches(db: Kysely<Database>, f: repo.ResolvedCallLogFilter, page: CallLogLine[]): Promise<void> {
   const terms = positiveTextTerms(f.query?.where)
   if (!f.match && terms.length === 0) return
-  const marked = f.match && page.length > 0 ? await repo.highlights(db, f.match, page.map((r) => r.seq)) : new Map<number, string>()
+  const marked = f.match && page.length > 0 ? await repo.highlights(db, f.match, page) : new Map<number, Array<[number, number]>>()
   for (const r of page) {
-    const h = marked.get(r.seq)
-    r.highlights = mergeRanges([...(h === undefined ? [] : highlightRanges(r.message, h)), ...substringRanges(r.message, terms), ...wordRanges(r.message, terms)])
+    r.highlights = mergeRanges([...(marked.get(r.seq) ?? []), ...substringRanges(r.message, terms), ...wordRanges(r.message, terms)])
   }
 }
 
@@ -154,10 +154,15 @@ export function defaultQueryBudget(): number {
  * (the other filters are all served by indexes and keep their SQL as before); a read stopped at
  * the deadline becomes an error naming the slow part of the query.
  */
-export async function withinBudget<T>(f: repo.ResolvedCallLogFilter, budgetMs: number, read: (f: repo.ResolvedCallLogFilter) => Promise<T>): Promise<T> {
-  if (!f.query?.where) return read(f)
+export async function withinBudget<T>(
+  db: Kysely<Database>,
+  f: repo.ResolvedCallLogFilter,
+  budgetMs: number,
+  read: (f: repo.ResolvedCallLogFilter, db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  if (!f.query?.where) return read(f, db)
   try {
-    return await read({ ...f, deadline: Date.now() + budgetMs })
+    return await callLogsSql(db).withBudget(db, budgetMs, (connection) => read({ ...f, deadline: Date.now() + budgetMs }, connection))
   } catch (error) {
     if (isBudgetExceeded(error)) throw tooSlowError(f.query, budgetMs)
     throw error
@@ -182,7 +187,7 @@ export async function chartSpan(db: Kysely<Database>, f: repo.ResolvedCallLogFil
   let from = f.from
   let to = f.to ?? (isRelativeBound(filter.from) ? now.toISOString() : undefined)
   if (!from || !to) {
-    const bounds = await withinBudget(f, budgetMs, (g) => repo.timeBounds(db, g))
+    const bounds = await withinBudget(db, f, budgetMs, (g, d) => repo.timeBounds(d, g))
     from ??= bounds.min ?? undefined
     to ??= bounds.max ?? undefined
   }
@@ -201,7 +206,7 @@ export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearch
     async search(principal: Principal, filter: CallLogFilter, cursor: CallLogCursor | null | undefined, limit: number): Promise<CallLogPage> {
       const f = resolveFilter(principal, filter)
       if (f === 'nothing') return { rows: [], nextCursor: null }
-      const rows = await withinBudget(f, budget, (g) => repo.searchPage(db, g, cursor, limit + 1))
+      const rows = await withinBudget(db, f, budget, (g, d) => repo.searchPage(d, g, cursor, limit + 1))
       const more = rows.length > limit
       const page = await toLines(db, f, more ? rows.slice(0, limit) : rows)
       const last = page[page.length - 1]
@@ -218,7 +223,7 @@ export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearch
       const { from, to, size, firstBucket, lastBucket } = span
       const counts = repo.rangeCountable(f)
         ? await repo.bucketCountsByRange(db, { ...f, from, to }, size, firstBucket, lastBucket, createTimeSlicer({ signal }))
-        : await withinBudget(f, budget, (g) => repo.bucketCounts(db, g, size))
+        : await withinBudget(db, f, budget, (g, d) => repo.bucketCounts(d, g, size))
       const byStart = new Map<number, HistogramBucket>()
       for (let s = firstBucket; s <= lastBucket; s += size) {
         const bucket = { start: new Date(s * 1000).toISOString() } as HistogramBucket

@@ -18,7 +18,7 @@ export function windowQuery(db: Kysely<Database>, f: ResolvedCallLogFilter, afte
   const window = db.selectFrom('call_logs').selectAll().where('seq', '>', after).where('seq', '<=', upTo).orderBy('seq').limit(Math.max(1, upTo - after))
   // The window has the table's own columns, so the filter applies to it as to the table.
   const rows = db.selectFrom(window.as('call_logs')) as unknown as SelectQueryBuilder<Database, 'call_logs', object>
-  return applyFilter(rows, { ...f, seqWindow: { after, upTo } }).selectAll().orderBy('seq')
+  return applyFilter(db, rows, { ...f, seqWindow: { after, upTo } }).selectAll().orderBy('seq')
 }
 
 export function linesInWindow(db: Kysely<Database>, f: ResolvedCallLogFilter, after: number, upTo: number): Promise<CallLogRow[]> {

@@ -1,14 +1,12 @@
-import { type RawBuilder, sql } from 'kysely'
-
 /*
- * How a `details` key is read in SQL: its JSON type and its value. The keys call logs carry most
- * (INDEXED_DETAILS_KEYS) have an index of their own (migration 0019) on
- * `(json_type(details, '$.<key>'), json_extract(details, '$.<key>') COLLATE NOCASE, timestamp)`
- * over the lines that have the key. SQLite uses an index on an expression only for the very same
- * expression, so for those keys the path is written into the SQL as the same literal the index
- * holds (a bound parameter would not match it); other keys bind their path. Text compares under
- * NOCASE (ASCII letters in any case, as the query language promises and lower() folded before),
- * which is the index's collation, so equality, ranges and prefixes can seek in it.
+ * `details` keys and values, store-neutral. The keys call logs carry most (INDEXED_DETAILS_KEYS)
+ * have an index of their own over the lines that have the key: on SQLite (migration 0019)
+ * `(json_type(details, '$.<key>'), json_extract(details, '$.<key>') COLLATE NOCASE, timestamp)`, on
+ * PostgreSQL (pg 0002) `(json_typeof(details -> '<key>'), lower((details ->> '<key>') collate "C"),
+ * timestamp)`. A store uses an index on an expression only for the very same expression, so for
+ * those keys the SQL (call-logs.sql.sqlite.ts, call-logs.sql.postgres.ts) writes the path as the
+ * index does; other keys bind their path. Text compares with its ASCII letters folded (NOCASE,
+ * lower() under "C"), as the query language promises, so equality, ranges and prefixes can seek.
  */
 
 /** Keys with an index (migration 0019): what the demo data and real call logs carry most (docs/benchmarks.md). */
@@ -19,24 +17,6 @@ export const isIndexedDetailsPath = (path: readonly string[]): boolean => path.l
 
 /** `$."a"."b"`: segments are letters, digits, `_` and `-` (the parser checks), quoted for JSON path syntax. */
 export const jsonPath = (path: readonly string[]): string => `$${path.map((p) => `."${p}"`).join('')}`
-
-/** The path as SQL: the index's literal (`'$.provider'`) for an indexed key, else a bound parameter. */
-const pathSql = (path: readonly string[]) => (isIndexedDetailsPath(path) ? sql.lit(`$.${path[0]}`) : sql`${jsonPath(path)}`)
-
-/** A key's JSON type ('text', 'integer', 'real', 'true', 'false', 'null', 'object', 'array'); NULL when the line has no such key. */
-// SQLite-only: JSON1's json_type (PostgreSQL: jsonb_typeof(details #> path), whose names differ: 'string', 'number', 'boolean').
-export function detailsType(path: readonly string[]): RawBuilder<string | null> {
-  return sql<string | null>`json_type(details, ${pathSql(path)})`
-}
-
-/**
- * A key's value under NOCASE: text, a number, 1/0 for true/false, NULL for JSON null or no key, an
- * object or array as its JSON text. Compare it only together with its type (detailsType).
- */
-// SQLite-only: JSON1's json_extract and the NOCASE collation (PostgreSQL: details #>> path with lower(), or a jsonb expression index).
-export function detailsValue(path: readonly string[]): RawBuilder<unknown> {
-  return sql`json_extract(details, ${pathSql(path)}) collate nocase`
-}
 
 /** A key path as the query language writes it after `details.` (`usage.tokens`), split into its segments. */
 export const keyPath = (key: string): string[] => key.split('.')

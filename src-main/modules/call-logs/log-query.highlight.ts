@@ -1,5 +1,6 @@
 import type { QueryNode, TextNode } from '../../../src-shared/log-query/ast'
 import { textIndexOf } from './log-query'
+import { phraseRanges, words } from './word-ranges'
 
 /*
  * What to mark in a matching message: the text terms a line matched for, not those under NOT.
@@ -14,59 +15,14 @@ export function positiveTextTerms(node: QueryNode | null | undefined): TextNode[
   return []
 }
 
-interface Token {
-  text: string
-  start: number
-  end: number
-}
-
-/**
- * Words as the word index reads them (unicode61, remove_diacritics 2): runs of letters and digits,
- * lower case, diacritics removed, with their [start, end) UTF-16 offsets in the text.
- */
-function words(text: string): Token[] {
-  const out: Token[] = []
-  let current: Token | null = null
-  let at = 0
-  for (const ch of text) {
-    if (/[\p{L}\p{N}]/u.test(ch)) {
-      const folded = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
-      if (current) {
-        current.text += folded
-        current.end = at + ch.length
-      } else current = { text: folded, start: at, end: at + ch.length }
-    } else if (current) {
-      out.push(current)
-      current = null
-    }
-    at += ch.length
-  }
-  if (current) out.push(current)
-  return out
-}
-
 /**
  * [start, end) ranges of the word, phrase and prefix terms in the message, found as the word index
  * finds them. Computed here rather than with FTS5's highlight(), which evaluates the whole MATCH
  * again (for a prefix such as `e*`, every line's words: seconds on a million lines) to mark 200.
  */
 export function wordRanges(message: string, terms: TextNode[]): Array<[number, number]> {
-  const ranges: Array<[number, number]> = []
   const tokens = words(message)
-  for (const term of terms) {
-    if (textIndexOf(term) !== 'words') continue
-    const wanted = words(term.value).map((t) => t.text)
-    if (wanted.length === 0) continue
-    const prefix = term.mode !== 'phrase'
-    for (let i = 0; i + wanted.length <= tokens.length; i++) {
-      const matches = wanted.every((w, j) => {
-        const token = tokens[i + j]!.text
-        return prefix && j === wanted.length - 1 ? token.startsWith(w) : token === w
-      })
-      if (matches) ranges.push([tokens[i]!.start, tokens[i + wanted.length - 1]!.end])
-    }
-  }
-  return ranges
+  return terms.filter((term) => textIndexOf(term) === 'words').flatMap((term) => phraseRanges(message, term.value, term.mode !== 'phrase', tokens))
 }
 
 /** [start, end) ranges of each substring term in the message, any case. */
