@@ -15,6 +15,7 @@ import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CLI, startServe } from '../test/helpers/cli'
+import { consoleOf, startSync, stopSync, syncState } from './mirror-sync'
 import { withSection } from './report-sections'
 
 const root = join(import.meta.dirname, '..')
@@ -51,23 +52,14 @@ const stats = (times: number[]) => {
   return { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN }
 }
 
-const trpcUrl = (base: string, procedure: string, input?: unknown) =>
-  `${base}/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`
-const auth = { Authorization: `Bearer ${TOKEN}` }
-
-async function trpcQuery<T>(base: string, procedure: string, input?: unknown): Promise<T> {
-  const response = await fetch(trpcUrl(base, procedure, input), { headers: auth })
-  if (!response.ok) throw new Error(`${procedure} answered ${response.status}: ${await response.text()}`)
-  return ((await response.json()) as { result: { data: T } }).result.data
-}
-
 /** The explorer's first page, every 50 ms, until `until()` says stop; each query's time in ms. */
 async function probeConsole(base: string, until: () => boolean): Promise<number[]> {
   const times: number[] = []
   const input = { filter: {}, limit: 100 }
+  const trpc = consoleOf(base, TOKEN)
   while (!until()) {
     const started = performance.now()
-    await trpcQuery(base, 'callLogs.search', input)
+    await trpc.query('callLogs.search', input)
     times.push(performance.now() - started)
     await sleep(Math.max(0, 50 - (performance.now() - started)))
   }
@@ -103,24 +95,19 @@ async function main(): Promise<void> {
     let idle: number[]
     let syncedAtProbeEnd = 0
     try {
-      const start = await fetch(trpcUrl(mirror.url, 'pulls.syncStart'), {
-        method: 'POST',
-        headers: { ...auth, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ baseUrl: remote.url, token: TOKEN, since: '2000-01-01', rate: 1000, intervalSeconds: 30 }),
-      })
-      if (!start.ok) throw new Error(`syncStart answered ${start.status}: ${await start.text()}`)
+      await startSync(mirror.url, remote.url, TOKEN)
       const began = performance.now()
       let state = 'pulling'
       const watch = (async () => {
         while (state === 'pulling' && performance.now() - began < PROBE_CAP_MS) {
-          state = (await trpcQuery<Array<{ state: string }>>(mirror.url, 'pulls.syncs'))[0]?.state ?? 'pulling'
+          state = (await syncState(mirror.url, TOKEN)).state
           await sleep(500)
         }
       })()
       during = await probeConsole(mirror.url, () => state !== 'pulling' || performance.now() - began >= PROBE_CAP_MS)
       await watch
       syncedAtProbeEnd = await countLogs(syncedDb)
-      await fetch(trpcUrl(mirror.url, 'pulls.syncStop'), { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ source: remote.url }) })
+      await stopSync(mirror.url, remote.url, TOKEN)
       let n = 0
       idle = await probeConsole(mirror.url, () => n++ >= during.length)
     } finally {

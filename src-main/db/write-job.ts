@@ -28,8 +28,13 @@ export interface WriteContext {
 export interface WriteJob<A, R> {
   readonly name: string
   run(ctx: WriteContext, args: A): R | Promise<R>
+  /**
+   * The buffers of `args` that move to the writer thread instead of being copied (an import's
+   * packed batch): the caller gives them up, so the thread answering requests copies nothing.
+   */
+  transfer?(args: A): ArrayBuffer[]
 }
 
-export function defineWriteJob<A, R>(name: string, run: (ctx: WriteContext, args: A) => R | Promise<R>): WriteJob<A, R> {
-  return { name, run }
+export function defineWriteJob<A, R>(name: string, run: (ctx: WriteContext, args: A) => R | Promise<R>, options: Pick<WriteJob<A, R>, 'transfer'> = {}): WriteJob<A, R> {
+  return { name, run, ...options }
 }

@@ -57,12 +57,12 @@ export async function startWriterThread(entry: URL, data: WriterData): Promise<S
     throw error
   }
 
-  const ask = <R>(message: WithoutId<ToWriter>, onProgress?: (value: unknown) => void): Promise<R> => {
+  const ask = <R>(message: WithoutId<ToWriter>, onProgress?: (value: unknown) => void, transfer: ArrayBuffer[] = []): Promise<R> => {
     if (failure) return Promise.reject(failure)
     const id = nextId++
     return new Promise<R>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject, onProgress })
-      worker.postMessage({ ...message, id } as ToWriter)
+      worker.postMessage({ ...message, id } as ToWriter, transfer)
     })
   }
   let closed: Promise<void> | null = null
@@ -70,7 +70,7 @@ export async function startWriterThread(entry: URL, data: WriterData): Promise<S
   return {
     threaded: true,
     execute: <R>(statement: Statement) => ask<QueryResult<R>>({ type: 'execute', statement }),
-    job: <A, R>(job: WriteJob<A, R>, args: A, onProgress?: (value: unknown) => void) => ask<R>({ type: 'job', name: job.name, args }, onProgress),
+    job: <A, R>(job: WriteJob<A, R>, args: A, onProgress?: (value: unknown) => void) => ask<R>({ type: 'job', name: job.name, args }, onProgress, job.transfer?.(args)),
     close: () =>
       (closed ??= (async () => {
         failure ??= new Error('The store is closed')

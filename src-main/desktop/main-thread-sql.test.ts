@@ -6,6 +6,8 @@ import { openDatabase } from '../db/connection'
 import { createHostGuard } from '../server/host-guard'
 import { createHttpApp } from '../server/http-app'
 import { createIpcTrpcHandler, type IpcSenderInfo } from '../server/ipc'
+import { startListener } from '../server/listener'
+import type { PullReport } from '../modules/pull/pull-report'
 import type { Service } from '../service'
 import { createDatabaseSession } from './database-session'
 
@@ -13,7 +15,8 @@ import { createDatabaseSession } from './database-session'
  * Issue 19: the app's main process never waits on the database. Every connection better-sqlite3
  * opens on this thread, and every statement it prepares or executes here, is counted while the
  * desktop's own path (database-session.ts, the IPC handler, the HTTP listener's app) opens a new
- * demo database and uses it: reads, writes, an import, an export, a snapshot. Worker threads load
+ * demo database and uses it: reads, writes, an import, an export, a snapshot, a count as it goes, a
+ * sync storing what it pulls into a second store. Worker threads load
  * their own copy of better-sqlite3, which this mock does not see: their work is not counted.
  */
 const onMain = vi.hoisted(() => ({ opened: [] as string[], statements: [] as string[] }))
@@ -55,9 +58,9 @@ beforeAll(async () => {
 })
 afterAll(() => session.close())
 
-const query = async (path: string, input?: unknown) => {
-  const url = `/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`
-  const response = await ipc(event, { url, method: 'GET' })
+const inputOf = (input?: unknown) => (input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`)
+const query = async (path: string, input?: unknown, handler = ipc) => {
+  const response = await handler(event, { url: `/${path}${inputOf(input)}`, method: 'GET' })
   expect(response.status, `${path}: ${response.body}`).toBe(200)
   return (JSON.parse(response.body) as { result: { data: any } }).result.data
 }
@@ -117,6 +120,49 @@ describe('the desktop main thread and the database', () => {
     const snapshot = await service.database.snapshot(join(dir, 'pack.sqlite'), { redact: true })
     expect(existsSync(snapshot.path)).toBe(true)
     expect(snapshot.redacted?.rows).toBeGreaterThan(0)
+
+    expect(onMain.opened).toEqual([])
+    expect(onMain.statements).toEqual([])
+  })
+
+  it('runs no SQL while a count goes as it comes and a sync stores what it pulls', async () => {
+    const total = async (filter: object) => (await query('callLogs.countBy', { filter, by: 'level', top: 10 })).total as number
+    // The console's count as it goes (Server-Sent Events, here over IPC), by a key without an index: each line is read.
+    const input = { filter: {}, by: 'details.language', top: 5 }
+    const stream = await ipc(event, { url: `/callLogs.countByProgress${inputOf(input)}`, method: 'GET' })
+    expect(stream.status).toBe(200)
+    const events = stream.body.split('\n').filter((line) => line.startsWith('data: {')).map((line) => JSON.parse(line.slice('data: '.length)))
+    const steps = events.filter((e) => 'answer' in e)
+    expect(steps.length).toBeGreaterThan(1)
+    expect(steps.map((s) => s.complete)).toEqual([...steps.slice(1).map(() => false), true])
+    expect(steps[0].answer.total).toBeLessThan(steps.at(-1).answer.total)
+    expect(steps.at(-1).answer).toEqual(await query('callLogs.countBy', input))
+    expect(steps.at(-1).answer.total).toBe(await total({}))
+
+    // "Keep in sync" into a second, new store from this one's own HTTP listener: the mirror's writes go to its writer thread.
+    const remoteToken = (await mutation('tokens.create', { name: 'remote', role: 'admin' })).token as string
+    const hostGuard = createHostGuard('127.0.0.1')
+    const remote = await startListener(createHttpApp({ service, version: 'test', hostGuard, uiRoot: null }), { host: '127.0.0.1', port: 0, hostGuard })
+    const mirrorSession = createDatabaseSession()
+    try {
+      const mirror = await mirrorSession.open(join(dir, 'mirror.sqlite'))
+      const mirrorIpc = createIpcTrpcHandler({ service: mirror, runtime: { mode: 'desktop', listenerUrl: null }, isTrustedSender: () => true })
+      const since = new Date(Date.now() - 3 * 86_400_000).toISOString()
+      let firstCycle!: (pull: PullReport) => void
+      const cycled = new Promise<PullReport>((resolve) => (firstCycle = resolve))
+      const { done } = await mirror.syncs.begin({ baseUrl: remote.url, token: remoteToken, since, intervalMs: 60_000 }, { onCycle: (pull) => firstCycle(pull) })
+      const pull = await cycled
+      expect(pull).toMatchObject({ status: 'completed', sync: true, errors: [] })
+      const pulled = await total({ from: since })
+      expect(pulled).toBeGreaterThan(100)
+      expect(pull.counts.callLogs.inserted).toBe(pulled)
+      expect((await query('callLogs.countBy', { filter: {}, by: 'level', top: 10 }, mirrorIpc)).total).toBe(pulled)
+      expect(await mirror.syncs.stop(remote.url)).toMatchObject({ state: 'stopped' })
+      await done
+    } finally {
+      await mirrorSession.close()
+      await remote.close()
+    }
 
     expect(onMain.opened).toEqual([])
     expect(onMain.statements).toEqual([])

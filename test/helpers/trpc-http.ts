@@ -8,7 +8,10 @@ export interface TrpcHttp {
 }
 
 export function trpcHttp(baseUrl: () => string, defaultToken: () => string): TrpcHttp {
-  const read = async <T>(response: Response): Promise<T> => ((await response.json()) as { result: { data: T } }).result.data
+  const read = async <T>(response: Response): Promise<T> => {
+    if (!response.ok) throw new Error(`${new URL(response.url).pathname} answered ${response.status}: ${await response.text()}`)
+    return ((await response.json()) as { result: { data: T } }).result.data
+  }
   return {
     async query<T>(path: string, input?: unknown, token = defaultToken()) {
       const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`

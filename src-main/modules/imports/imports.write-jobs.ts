@@ -2,7 +2,7 @@ import { defineWriteJob, type WriteContext } from '../../db/write-job'
 import { beginBulkLoad, prepareCallLogInsert } from '../call-logs/call-logs.write.repo'
 import { createImportSink, type ImportEnd, type ImportSink } from './import-sink'
 import { type ImportProgressColumns, type ImportRow, prepareProgressUpdate } from './imports.repo'
-import type { AnyBatch } from './parsed-batches'
+import { type AnyBatch, packedBuffers } from './parsed-batches'
 
 /*
  * An import's writes, as write jobs on the store's writing connection (db/write-job.ts): one opens
@@ -32,6 +32,8 @@ export const writeImportJob = defineWriteJob(
     const sink = sinkOf(ctx, id)
     return { progress: sink.add(batch, bytesRead), failed: sink.failed }
   },
+  // The parse worker's bytes go on to the writer unopened and uncopied (the importer is done with them).
+  { transfer: ({ batch }) => packedBuffers(batch) },
 )
 
 export const endImportJob = defineWriteJob('imports.end', (ctx, { id, readFailure, bytesRead }: { id: string; readFailure: string | null; bytesRead: number }): ImportEnd => {

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ImportFormat } from './import-format'
-import { packBatch, parsedBatches } from './parsed-batches'
+import { packBatch, packedBuffers, parsedBatches } from './parsed-batches'
 import type { FromWorker, ToWorker } from './parse-protocol'
 import { ImportFormatError } from './record-readers'
 import { BACKGROUND_NICE, lowerWorkerPriority } from '../../lib/thread-priority'
@@ -33,8 +33,7 @@ try {
   for await (const batch of parsedBatches(input, format, batchSize)) {
     const packed = packBatch(batch)
     // The bytes move to the main thread rather than being copied, when they fill their buffer alone.
-    const { buffer, byteOffset, byteLength } = packed.packed
-    post({ type: 'batch', batch: packed }, byteOffset === 0 && byteLength === buffer.byteLength ? [buffer as ArrayBuffer] : [])
+    post({ type: 'batch', batch: packed }, packedBuffers(packed))
     unacknowledged++
     while (unacknowledged >= MAX_BATCHES_AHEAD) await new Promise<void>((resolve) => (wake = resolve))
   }

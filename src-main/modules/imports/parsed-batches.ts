@@ -39,6 +39,16 @@ export type AnyBatch = ParsedBatch | PackedBatch
 
 export const packBatch = (batch: ParsedBatch): PackedBatch => ({ packed: serialize(batch) })
 
+/**
+ * The buffer a packed batch can move in (transferred to another thread rather than copied): its
+ * own, when its bytes fill it alone, as they do once the parse worker has moved or copied them here.
+ */
+export function packedBuffers(batch: AnyBatch): ArrayBuffer[] {
+  if (!('packed' in batch)) return []
+  const { buffer, byteOffset, byteLength } = batch.packed
+  return buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength ? [buffer] : []
+}
+
 export const unpackBatch = (batch: AnyBatch): ParsedBatch => ('packed' in batch ? (deserialize(batch.packed) as ParsedBatch) : batch)
 
 const newBatch = (recordsRead: number): ParsedBatch => ({ rows: [], positions: [], refused: [], recordsRead })
