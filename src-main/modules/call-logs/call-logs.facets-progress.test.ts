@@ -146,7 +146,7 @@ describe('facets shown as they go', () => {
     expect(pairs(parts.at(-1)!.answer, 'levels')).toEqual(truth('levels', "tenant_id = ? and json_type(details, '$.language') is not null", tenant))
   })
 
-  it('reads no further wave once the console has left the filter', async () => {
+  it('stops after the wave under way once the console has left the filter', async () => {
     const controller = new AbortController()
     const seen: CallLogFacetsProgress[] = []
     const run = (async () => {

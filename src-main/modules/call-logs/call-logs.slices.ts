@@ -79,7 +79,9 @@ export interface WaveRead<T> {
  * Reads each wave's slices side by side, the slices' reads under one deadline (epoch ms, `budget`
  * after the wave starts; `read` puts it in the filter); yields after each wave. A read stopped at
  * the deadline becomes `tooSlow()`, which names the slow part. The slicer gives the event loop a
- * turn before each wave and stops there when the caller has gone (a superseded filter).
+ * turn after each wave's reads and stops there when the caller has gone (a superseded filter).
+ * Not before a wave: with the check there, a client that dropped the stream after its first
+ * answer (curl | head) left the abort's rejection unhandled, and `serve` exited.
  */
 export async function* readInWaves<T>(
   parts: Slice[][],
@@ -91,8 +93,6 @@ export async function* readInWaves<T>(
   const all = parts.flat().reduce((n, p) => n + p.buckets, 0)
   let done = 0
   for (const wave of parts) {
-    // Before each wave: a caller gone while the last one was read costs no more reads.
-    await slicer.tick()
     const deadline = Date.now() + budget
     let results: T[]
     try {
@@ -101,6 +101,7 @@ export async function* readInWaves<T>(
       if (isBudgetExceeded(error)) throw tooSlow()
       throw error
     }
+    await slicer.tick()
     done += wave.reduce((n, p) => n + p.buckets, 0)
     yield { results, scanned: all > 0 ? done / all : 1 }
   }
