@@ -238,6 +238,20 @@ describe('facets', () => {
     await page.close()
   }, 60_000)
 
+  it('asks nothing of the server for a link whose query does not parse, and shows no count for it', async () => {
+    const { page, errors } = await openLogs(`#/logs?query=${encodeURIComponent('details.language:xx')}`)
+    await expect.poll(() => page.getByTestId('call-log-count').innerText(), { timeout: 15_000 }).toMatch(/^0 matching/)
+    const refused: string[] = []
+    page.on('response', (r) => r.status() >= 400 && refused.push(`${r.status()} ${r.url()}`))
+    await page.evaluate(`window.location.hash = ${JSON.stringify(`#/logs?query=${encodeURIComponent('level:(')}`)}`)
+    await page.getByTestId('query-invalid').waitFor()
+    // The last query's "0 matching" is not shown under one that was not run.
+    await expect.poll(() => page.getByTestId('call-log-count').innerText()).toBe('')
+    expect(refused).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  }, 60_000)
+
   it('filters a level in through the level filter and out through the query', async () => {
     const { page, errors } = await openLogs()
     const all = await facets({})

@@ -21,5 +21,9 @@ export function prefetchCallLogRows(queryClient: QueryClient, trpc: TRPCOptionsP
   void queryClient.cancelQueries({ queryKey: trpc.callLogs.histogram.queryKey() })
   // The link is read by the page's own reader (zod, in a chunk of its own, which the page needs
   // too), so the filter prefetched is the one the page asks for, and a bad value is never sent.
-  void import('./link-filter').then(({ filterOfLink }) => queryClient.prefetchInfiniteQuery(callLogRowsOptions(trpc, filterOfLink(search))))
+  void import('./link-filter').then(({ filterOfLink, asksForRows }) => {
+    const filter = filterOfLink(search)
+    // A query that does not parse is never sent (a 400 in the browser's console otherwise).
+    if (asksForRows(filter)) void queryClient.prefetchInfiniteQuery(callLogRowsOptions(trpc, filter))
+  })
 }

@@ -137,7 +137,7 @@ export function CallLogsPage() {
         <Group gap="sm" align="baseline">
           <Title order={3}>Call logs</Title>
           <Text size="sm" c="dimmed" data-testid="call-log-count">
-            {total === null ? '' : `${matching} · ${formatNumber(rows.length)} loaded${tail.shown.length > 0 ? ` · ${formatNumber(tail.shown.length)} new since Live` : ''}`}
+            {total === null || !queryOk ? '' : `${matching} · ${formatNumber(rows.length)} loaded${tail.shown.length > 0 ? ` · ${formatNumber(tail.shown.length)} new since Live` : ''}`}
           </Text>
         </Group>
         <Group gap="md">
