@@ -30,6 +30,18 @@ export const callLogFacetsSchema = z.object({
 })
 export type CallLogFacets = z.infer<typeof callLogFacetsSchema>
 
+/**
+ * One step of the facets shown as they go (tRPC `callLogs.facetsProgress`, as count by's
+ * `countByProgress`): the counts over the time slices read so far, newest first, the share of the
+ * range read, and whether it is the last (the whole counts).
+ */
+export const callLogFacetsProgressSchema = z.object({
+  answer: callLogFacetsSchema,
+  scanned: z.number().min(0).max(1),
+  complete: z.boolean(),
+})
+export type CallLogFacetsProgress = z.infer<typeof callLogFacetsProgressSchema>
+
 /** `provider`, `usage.tokens`: what the query language takes after `details.` (fields.ts). */
 export const DETAILS_KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/
 

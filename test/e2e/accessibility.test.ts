@@ -197,6 +197,27 @@ const VISITS: Visit[] = [
       return page
     },
   },
+  // Facets shown as they go, held at their second partial answer (as count by's above).
+  {
+    name: 'call-logs-facets-partial',
+    open: async (tab) => {
+      const page = await tab.context().newPage()
+      let calls = 0
+      await page.route('**/trpc/callLogs.facetsProgress**', async (route) => {
+        if (!decodeURIComponent(route.request().url()).includes('details.language')) return route.continue()
+        if (++calls > 1) return new Promise<void>(() => {})
+        const events = (await (await route.fetch()).text()).split('\n\n').filter((e) => e.trim())
+        const kept = [...events.filter((e) => /event: connected/.test(e)), ...events.filter((e) => /data: \{"answer"/.test(e)).slice(0, 2)]
+        await route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: `${kept.join('\n\n')}\n\n` })
+      })
+      await page.goto(signInLink)
+      await page.getByTestId('signed-in-as').waitFor()
+      await page.evaluate(`window.location.hash = ${JSON.stringify(`#/logs?query=${encodeURIComponent('details.language:fr')}`)}`)
+      await page.getByTestId('facets-partial').waitFor()
+      await page.getByTestId('facet-tenant').getByRole('button', { name: /^Filter in tenant / }).first().waitFor()
+      return page
+    },
+  },
   page_('call-logs-count-by-picker', () => '#/logs', async (p) => {
     await p.getByTestId('call-log-row').first().waitFor()
     await p.getByTestId('count-by-key').click()

@@ -1,16 +1,15 @@
 import type { Kysely } from 'kysely'
 import { type CallLogCountBy, type CallLogCountByProgress, COUNT_BY_CELLS_MAX, type CountByField, type CountByGroup } from '../../../src-shared/schemas/call-log-count-by'
 import type { CallLogFilter } from '../../../src-shared/schemas/call-log-search'
-import { isBudgetExceeded } from '../../db/query-budget'
 import type { Database } from '../../db/schema'
 import type { Principal } from '../../kit/access'
 import { InvalidInputError } from '../../kit/errors'
-import type { QueryNode } from '../../../src-shared/log-query/ast'
 import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
 import * as countRepo from './call-logs.count-by.repo'
 import { callLogsSql } from './call-logs.sql'
 import { namesOf } from './call-logs.facets.repo'
 import { type ChartSpan, chartSpan, resolveFilter } from './call-logs.search'
+import { bucketRanges, readInWaves, type Slice, waves } from './call-logs.slices'
 import * as repo from './call-logs.search.repo'
 import { detailsJsonText, isIndexedDetailsPath, keyPath } from './details-values'
 import { countByTooSlowError } from './log-query.slow'
@@ -26,16 +25,6 @@ const COLUMN: Record<CountByField, repo.FacetColumn> = { level: 'log_level', typ
 
 export const groupingOf = (by: string): countRepo.Grouping =>
   by.startsWith('details.') ? { detailsKey: by.slice('details.'.length) } : { column: COLUMN[by as CountByField] }
-
-/** A grouped read over a bare time range is split into this many time slices, read side by side by the reader threads. */
-const SLICES = 4
-
-/**
- * Shown progressively (the console's count): the range in this many slices, newest first, read
- * WAVE at a time (one per reader thread of a 2-core machine); a partial answer after each wave.
- */
-const PROGRESSIVE_SLICES = 12
-const WAVE = 2
 
 /** Text groups fold as NOCASE does (ASCII letters), so one group read in two slices is one tally. */
 const foldKey = (key: string | null): string | null => (key !== null && key.startsWith('"') ? key.replace(/[A-Z]/g, (c) => c.toLowerCase()) : key)
@@ -74,47 +63,6 @@ interface Counted {
 const byLines = (a: Tally, b: Tally) => b.count - a.count || (a.key === null ? 1 : b.key === null ? -1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString()
-
-/** The span's buckets as time ranges, clipped to the span. */
-function bucketRanges(span: ChartSpan): Array<{ start: number } & countRepo.Range> {
-  const out: Array<{ start: number } & countRepo.Range> = []
-  for (let start = span.firstBucket; start <= span.lastBucket; start += span.size) {
-    const lo = iso(start)
-    const hi = new Date((start + span.size) * 1000 - 1).toISOString()
-    out.push({ start, from: span.from > lo ? span.from : lo, to: span.to < hi ? span.to : hi })
-  }
-  return out
-}
-
-/** A time slice of the span and how many of its buckets it holds. */
-type Slice = countRepo.Range & { buckets: number }
-
-/** The span cut into at most `n` slices of whole buckets, each clipped to the span, oldest first. */
-function slices(span: ChartSpan, n: number): Slice[] {
-  const buckets = bucketRanges(span)
-  const per = Math.ceil(buckets.length / n)
-  const out: Slice[] = []
-  for (let i = 0; i < buckets.length; i += per) {
-    const end = Math.min(i + per, buckets.length)
-    out.push({ from: buckets[i]!.from, to: buckets[end - 1]!.to, buckets: end - i })
-  }
-  return out
-}
-
-/** What the reads of a grouped count run in: waves of time slices, each wave under its own deadline. */
-function waves(f: repo.ResolvedCallLogFilter, span: ChartSpan, progressive: boolean): Slice[][] {
-  const whole: Slice = { from: span.from, to: span.to, buckets: bucketRanges(span).length }
-  // A text search or text term in each slice would look its words up again: such filters are read once.
-  if (f.match || (f.query?.where && hasTextTerm(f.query.where))) return [[whole]]
-  if (!progressive) return [slices(span, SLICES)]
-  const newestFirst = slices(span, PROGRESSIVE_SLICES).reverse()
-  const out: Slice[][] = []
-  for (let i = 0; i < newestFirst.length; i += WAVE) out.push(newestFirst.slice(i, i + WAVE))
-  return out
-}
-
-const hasTextTerm = (node: QueryNode): boolean =>
-  node.kind === 'text' || ((node.kind === 'and' || node.kind === 'or') && node.children.some(hasTextTerm)) || (node.kind === 'not' && hasTextTerm(node.child))
 
 /** `cellsMax`: the most (group, bucket) pairs a count may hold (COUNT_BY_CELLS_MAX; tests lower it). */
 export function createCallLogCountBy(db: Kysely<Database>, budget: number, cellsMax = COUNT_BY_CELLS_MAX) {
@@ -193,25 +141,13 @@ export function createCallLogCountBy(db: Kysely<Database>, budget: number, cells
     const grouping = groupingOf(by)
     const tallies = new Map<string | null, Tally>()
     const bucketTotals = new Map<number, number>()
-    const parts = waves(f, span, progressive)
-    const bucketsInAll = parts.flat().reduce((n, p) => n + p.buckets, 0)
-    let bucketsRead = 0
     let cellsRead = 0
-    for (const wave of parts) {
-      const deadline = Date.now() + budget
-      let cells: countRepo.Cell[][]
-      try {
-        cells = await Promise.all(
-          wave.map((p) => callLogsSql(db).withBudget(db, budget, (d) => countRepo.cellCounts(d, { ...f, from: p.from, to: p.to, deadline }, grouping, span.size, cellsMax + 1))),
-        )
-      } catch (error) {
-        if (isBudgetExceeded(error)) throw countByTooSlowError(f.query, by, budget)
-        throw error
-      }
-      await slicer.tick()
-      cellsRead += cells.reduce((n, c) => n + c.length, 0)
+    const read = (slice: Slice, deadline: number) =>
+      callLogsSql(db).withBudget(db, budget, (d) => countRepo.cellCounts(d, { ...f, from: slice.from, to: slice.to, deadline }, grouping, span.size, cellsMax + 1))
+    for await (const wave of readInWaves(waves(f, span, progressive), budget, slicer, read, () => countByTooSlowError(f.query, by, budget))) {
+      cellsRead += wave.results.reduce((n, c) => n + c.length, 0)
       if (cellsRead > cellsMax) throw new CountByTooManyGroupsError(by, cellsMax)
-      for (const c of cells.flat()) {
+      for (const c of wave.results.flat()) {
         const folded = foldKey(c.value)
         let t = tallies.get(folded)
         if (!t) tallies.set(folded, (t = { key: c.value, count: 0, errors: 0, perBucket: new Map() }))
@@ -220,8 +156,7 @@ export function createCallLogCountBy(db: Kysely<Database>, budget: number, cells
         t.perBucket.set(c.bucket, (t.perBucket.get(c.bucket) ?? 0) + c.count)
         bucketTotals.set(c.bucket, (bucketTotals.get(c.bucket) ?? 0) + c.count)
       }
-      bucketsRead += wave.reduce((n, p) => n + p.buckets, 0)
-      yield { counted: { tallies: [...tallies.values()], bucketTotals }, scanned: bucketsInAll > 0 ? bucketsRead / bucketsInAll : 1 }
+      yield { counted: { tallies: [...tallies.values()], bucketTotals }, scanned: wave.scanned }
     }
   }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { CallLogFilter } from '../../../src-shared/schemas/call-log-search'
 import {
   type CallLogFacets,
+  type CallLogFacetsProgress,
   DETAILS_FACET_LINES,
   DETAILS_FACET_TOP,
   DETAILS_KEY,
@@ -19,17 +20,22 @@ import * as countRepo from './call-logs.count-by.repo'
 import * as facetsRepo from './call-logs.facets.repo'
 import { isIndexedDetailsPath, keyPath } from './details-values'
 import * as repo from './call-logs.search.repo'
-import { resolveFilter, withinBudget } from './call-logs.search'
+import { type ChartSpan, resolveFilter, spanOf, withinBudget } from './call-logs.search'
+import { readInWaves, readsOnce, type Slice, waves } from './call-logs.slices'
+import { callLogsSql } from './call-logs.sql'
+import { tooSlowError } from './log-query.slow'
 
 /*
  * The explorer's facets (issue 17 pt 2). Level, type, tenant and agent are counted in SQL over
  * their (column, timestamp) indexes; level and type each leave their own dimension out, as faceted
- * search does. A details key's values are counted over the newest matching lines only
+ * search does. A narrower filter groups the lines it selects, in time slices (call-logs.slices.ts)
+ * which the console is shown as they are read, newest first. A details key's values are counted over the newest matching lines only
  * (DETAILS_FACET_LINES), and the answer says how many lines it read; a key with an index of its own
  * (0019) is counted over every line when the filter is a bare time range.
  */
 
 type Count = { value: string; count: number }
+type Combo = Awaited<ReturnType<typeof repo.comboCounts>>[number]
 
 /** SQLite's order of values (NULL, then numbers with true/false as 1/0, then text), as the sample's ORDER BY sorts them. */
 function sqliteOrder(a: DetailsValue, b: DetailsValue): number {
@@ -64,12 +70,11 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
   }
 
   /**
-   * A narrow filter (a query, a text search, an agent, ids) read once: the lines grouped by all four
-   * columns, each facet summed from that (level without the level filter, type without the type
+   * A narrow filter (a query, a text search, an agent, ids): the lines grouped by all four columns,
+   * each facet summed from those groups (level without the level filter, type without the type
    * filter), where four grouped reads would each select the same lines again.
    */
-  async function fromOnePass(f: repo.ResolvedCallLogFilter) {
-    const combos = await withinBudget(db, f, budget, (g, d) => repo.comboCounts(d, g))
+  function fromCombos(f: repo.ResolvedCallLogFilter, combos: Combo[]) {
     const sums = { log_level: new Map<string, number>(), log_type: new Map<string, number>(), tenant_id: new Map<string, number>(), agent_id: new Map<string, number>() }
     const add = (column: repo.FacetColumn, value: string | null, n: number) => value !== null && sums[column].set(value, (sums[column].get(value) ?? 0) + n)
     for (const c of combos) {
@@ -84,6 +89,63 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
     }
     const list = (column: repo.FacetColumn): Count[] => [...sums[column]].map(([value, count]) => ({ value, count })).sort(byCount).slice(0, FACET_VALUES_MAX)
     return { levels: list('log_level'), types: list('log_type'), tenants: list('tenant_id'), agents: list('agent_id') }
+  }
+
+  async function withNames(counts: ReturnType<typeof fromCombos>): Promise<CallLogFacets> {
+    return { ...counts, tenants: await named('tenant_rows', counts.tenants), agents: await named('agents', counts.agents) }
+  }
+
+  /**
+   * The span a narrow filter's lines are read in, in slices (call-logs.slices.ts): its own time
+   * range, a missing end taken from the store's first or last line (one index seek each; the
+   * filter's own first and last lines could cost a scan each). Null when it holds no time.
+   */
+  async function sliceSpan(f: repo.ResolvedCallLogFilter): Promise<ChartSpan | null> {
+    const store = f.from && f.to ? null : await repo.timeBounds(db, { from: f.from, to: f.to })
+    const from = f.from ?? store?.min
+    const to = f.to ?? store?.max
+    return from && to && from <= to ? spanOf(from, to) : null
+  }
+
+  /**
+   * The facets as answers. Over a bare time range (levels and types aside) they are index range
+   * counts: one answer. Any other filter groups the lines it selects: read once when it has a text
+   * term, else in time slices (side by side; newest first when `progressive`, an answer after
+   * each wave of them, the last one whole). Each read has the query budget.
+   */
+  async function* counting(principal: Principal, filter: CallLogFilter, signal: AbortSignal | undefined, progressive: boolean): AsyncGenerator<CallLogFacetsProgress> {
+    const whole = (answer: CallLogFacets): CallLogFacetsProgress => ({ answer, scanned: 1, complete: true })
+    const f = resolveFilter(principal, filter)
+    if (f === 'nothing') return yield whole({ levels: [], types: [], tenants: [], agents: [] })
+    const slicer = createTimeSlicer({ signal })
+    if (repo.isTimeRangeOnly({ ...f, levels: undefined, types: undefined })) {
+      const levels = await facetCounts(f, 'log_level', slicer)
+      const types = await facetCounts(f, 'log_type', slicer)
+      const tenants = await named('tenant_rows', await facetCounts(f, 'tenant_id', slicer))
+      const agents = await named('agents', await facetCounts(f, 'agent_id', slicer))
+      return yield whole({ levels, types, tenants, agents })
+    }
+    const span = readsOnce(f) ? null : await sliceSpan(f)
+    if (!span) {
+      const combos = await withinBudget(db, f, budget, (g, d) => repo.comboCounts(d, g))
+      await slicer.tick()
+      return yield whole(await withNames(fromCombos(f, combos)))
+    }
+    const merged = new Map<string, Combo>()
+    // The budget as withinBudget gives it: to query-language filters (the others are all served by indexes).
+    const read = (slice: Slice, deadline: number) =>
+      f.query?.where
+        ? callLogsSql(db).withBudget(db, budget, (d) => repo.comboCounts(d, { ...f, from: slice.from, to: slice.to, deadline }))
+        : repo.comboCounts(db, { ...f, from: slice.from, to: slice.to })
+    for await (const wave of readInWaves(waves(f, span, progressive), budget, slicer, read, () => tooSlowError(f.query, budget))) {
+      for (const c of wave.results.flat()) {
+        const key = JSON.stringify([c.log_level, c.log_type, c.tenant_id, c.agent_id])
+        const seen = merged.get(key)
+        if (seen) seen.count += c.count
+        else merged.set(key, { ...c })
+      }
+      yield { answer: await withNames(fromCombos(f, [...merged.values()])), scanned: wave.scanned, complete: wave.scanned >= 1 }
+    }
   }
 
   async function named(table: 'tenant_rows' | 'agents', counts: Count[]): Promise<NamedFacetCount[]> {
@@ -105,19 +167,18 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
   return {
     /** Counts by level, type, tenant and agent (with names), most first, at most FACET_VALUES_MAX each. */
     async facets(principal: Principal, filter: CallLogFilter, signal?: AbortSignal): Promise<CallLogFacets> {
-      const f = resolveFilter(principal, filter)
-      if (f === 'nothing') return { levels: [], types: [], tenants: [], agents: [] }
-      const slicer = createTimeSlicer({ signal })
-      if (!repo.isTimeRangeOnly({ ...f, levels: undefined, types: undefined })) {
-        const counts = await fromOnePass(f)
-        await slicer.tick()
-        return { ...counts, tenants: await named('tenant_rows', counts.tenants), agents: await named('agents', counts.agents) }
-      }
-      const levels = await facetCounts(f, 'log_level', slicer)
-      const types = await facetCounts(f, 'log_type', slicer)
-      const tenants = await named('tenant_rows', await facetCounts(f, 'tenant_id', slicer))
-      const agents = await named('agents', await facetCounts(f, 'agent_id', slicer))
-      return { levels, types, tenants, agents }
+      let last: CallLogFacets | undefined
+      for await (const step of counting(principal, filter, signal, false)) last = step.answer
+      return last!
+    },
+
+    /**
+     * The same counts shown as they go (the console): a filter whose lines are read comes in waves
+     * of time slices, newest first, each answer over what was read so far with the share of the
+     * range read (`scanned`); the last one is `complete`. Index range counts are one answer.
+     */
+    facetsProgress(principal: Principal, filter: CallLogFilter, signal?: AbortSignal): AsyncGenerator<CallLogFacetsProgress> {
+      return counting(principal, filter, signal, true)
     },
 
     /** The details keys to pick a facet from: those of the newest DETAILS_KEYS_LINES matching lines. */

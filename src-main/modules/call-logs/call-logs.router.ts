@@ -24,6 +24,14 @@ export const callLogsRouter = (callLogs: CallLogsService) =>
       .input(filterInput)
       .output(callLogFacetsSchema)
       .query(({ ctx, input, signal }) => callLogs.facets(ctx.principal, input.filter, signal)),
+    /**
+     * The same counts as they go: answers over the newest time slices read so far, then the whole
+     * (call-logs.facets.ts); the console's facets show each one, marked partial. Index range
+     * counts (a bare time range) are one answer.
+     */
+    facetsProgress: procedure.input(filterInput).subscription(async function* ({ ctx, input, signal }) {
+      yield* callLogs.facetsProgress(ctx.principal, input.filter, signal)
+    }),
     /** The details keys of the newest matching lines, to pick a details facet from. */
     detailsKeys: procedure
       .input(detailsKeysInputSchema)

@@ -192,6 +192,11 @@ export async function chartSpan(db: Kysely<Database>, f: repo.ResolvedCallLogFil
     to ??= bounds.max ?? undefined
   }
   if (!from || !to) return null
+  return spanOf(from, to)
+}
+
+/** The histogram's buckets over `from`–`to` (ISO 8601, both ends included). */
+export function spanOf(from: string, to: string): ChartSpan {
   const fromMs = Date.parse(from)
   const toMs = Date.parse(to)
   const size = pickBucketSeconds(fromMs, toMs)

@@ -15,11 +15,15 @@ export const callLogRowsOptions = (trpc: TRPCOptionsProxy<AppRouter>, filter: Ca
  * issuing it after the render and commit of the new filter.
  */
 export function prefetchCallLogRows(queryClient: QueryClient, trpc: TRPCOptionsProxy<AppRouter>, search: string): void {
-  // Facets and histogram still being counted belong to the filter being left; cancelling them
-  // (their requests abort, the server stops at its next slice) frees the connection for the rows.
-  void queryClient.cancelQueries({ queryKey: trpc.callLogs.facets.queryKey() })
+  // A histogram still being counted belongs to the filter being left; cancelling it (its request
+  // aborts, the server stops at its next slice) frees the connection for the rows. The facets and
+  // the count by are subscriptions: they end as the page renders the new filter (use-progress-steps.ts).
   void queryClient.cancelQueries({ queryKey: trpc.callLogs.histogram.queryKey() })
   // The link is read by the page's own reader (zod, in a chunk of its own, which the page needs
   // too), so the filter prefetched is the one the page asks for, and a bad value is never sent.
-  void import('./link-filter').then(({ filterOfLink }) => queryClient.prefetchInfiniteQuery(callLogRowsOptions(trpc, filterOfLink(search))))
+  void import('./link-filter').then(({ filterOfLink, asksForRows }) => {
+    const filter = filterOfLink(search)
+    // A query that does not parse is never sent (a 400 in the browser's console otherwise).
+    if (asksForRows(filter)) void queryClient.prefetchInfiniteQuery(callLogRowsOptions(trpc, filter))
+  })
 }

@@ -13,8 +13,8 @@ import { CountByPanel, CountByPicker } from './count-by-panel'
 import { ExportButtons } from './export-buttons'
 import { FacetPanel } from './facet-panel'
 import { parseLogQuery } from '../../../src-shared/log-query/parser'
-import { ABORT_WHEN_SUPERSEDED } from './query-options'
 import { PivotChips } from './pivot-chips'
+import { useFacetsProgress } from './use-facets-progress'
 import { toFilter, useCallLogView } from './use-call-log-view'
 import { VolumeHistogram } from './volume-histogram'
 import './call-logs-page.css'
@@ -52,7 +52,8 @@ export function CallLogsPage() {
   // Rows first: the service answers one query at a time, and facets and the histogram over a
   // million lines take hundreds of ms. They start once the rows of this filter are in.
   const rowsReady = logs.isSuccess && !logs.isPlaceholderData
-  const facets = useQuery({ ...trpc.callLogs.facets.queryOptions({ filter }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: rowsReady })
+  // As they go: a filter whose lines are read is counted newest first, each answer drawn marked partial.
+  const facets = useFacetsProgress(filter, rowsReady)
   const tail = useLiveTail(filter, live && queryOk)
   // Live lines on top of the stored ones (a line may be in both once the rows are fetched again).
   const rows = useMemo(() => {
@@ -118,9 +119,12 @@ export function CallLogsPage() {
     return () => window.removeEventListener('keydown', onKey)
   }, [move, selected, rows, line, setLine])
 
-  const total = facets.data
-    ? facets.data.levels.filter((l) => !filter.levels || filter.levels.includes(l.value as never)).reduce((n, l) => n + l.count, 0)
+  const total = facets.answer
+    ? facets.answer.levels.filter((l) => !filter.levels || filter.levels.includes(l.value as never)).reduce((n, l) => n + l.count, 0)
     : null
+  // A partial answer's total is of the newest part of the range only (the facets' badge says how much): said so.
+  const facetsPartial = facets.current && !facets.complete && facets.answer !== undefined
+  const matching = total === null ? '' : facetsPartial ? `${formatNumber(total)} matching so far` : `${formatNumber(total)} matching`
   const pivot = (patch: Partial<CallLogViewParams>) => setView(patch, { keepLine: true })
   const openRow = useCallback((index: number) => setLine(rows[index]?.id ?? null), [rows, setLine])
   const { fetchNextPage } = logs
@@ -133,7 +137,7 @@ export function CallLogsPage() {
         <Group gap="sm" align="baseline">
           <Title order={3}>Call logs</Title>
           <Text size="sm" c="dimmed" data-testid="call-log-count">
-            {total === null ? '' : `${formatNumber(total)} matching · ${formatNumber(rows.length)} loaded${tail.shown.length > 0 ? ` · ${formatNumber(tail.shown.length)} new since Live` : ''}`}
+            {total === null || !queryOk ? '' : `${matching} · ${formatNumber(rows.length)} loaded${tail.shown.length > 0 ? ` · ${formatNumber(tail.shown.length)} new since Live` : ''}`}
           </Text>
         </Group>
         <Group gap="md">
@@ -144,12 +148,12 @@ export function CallLogsPage() {
         </Group>
       </Group>
       <LinkNotice ignored={ignored} onClose={dismissIgnored} />
-      <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={facets.data} />
+      <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={facets.answer} />
       <PivotChips view={view} setView={setView} />
       {/* Facets beside the lines, not above them: on a laptop's short screen they would push the table out of view. */}
       <div className="call-logs-body">
         <aside className="call-logs-facets" aria-label="Facets">
-          <FacetPanel view={view} setView={setView} facets={facets.data} filter={filter} enabled={rowsReady} counting={facets.isFetching} error={facets.error?.message} detailsKey={state.facet} setDetailsKey={(facet) => setState({ facet })} />
+          <FacetPanel view={view} setView={setView} facets={facets.answer} filter={filter} enabled={rowsReady} counting={facets.running} partial={facetsPartial} scanned={facets.scanned} error={facets.error ?? undefined} detailsKey={state.facet} setDetailsKey={(facet) => setState({ facet })} />
         </aside>
         <Stack gap="sm" className="call-logs-main">
           <VolumeHistogram filter={filter} enabled={rowsReady} view={view} setView={setView} />

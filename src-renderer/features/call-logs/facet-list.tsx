@@ -13,6 +13,20 @@ export interface FacetItem {
   state: 'in' | 'out' | null
   /** Shown dimmed after the label (an id under a name). */
   hint?: string
+  /** The end of the label that tells it from another one alike (the start of an id): never cut off. */
+  keep?: string
+}
+
+/** The label, its end kept in sight when a narrow panel cuts it (two tenants of one name). */
+function Label({ item }: { item: FacetItem }) {
+  const className = item.state === 'out' ? 'facet-label facet-label-out' : 'facet-label'
+  if (!item.keep || !item.label.endsWith(item.keep)) return <span className={className}>{item.label}</span>
+  return (
+    <span className={`${className} facet-label-split`}>
+      <span className="facet-label-start">{item.label.slice(0, -item.keep.length)}</span>
+      <span className="facet-label-end">{item.keep}</span>
+    </span>
+  )
 }
 
 interface FacetListProps {
@@ -52,7 +66,7 @@ export function FacetList({ name, title, control, items, onIn, onOut, note, empt
               <UnstyledButton className="facet-value" onClick={() => onIn(item)} aria-pressed={item.state === 'in'} title={item.hint ? `${item.label} (${item.hint})` : item.label}>
                 <VisuallyHidden>{item.state === 'in' ? `Stop filtering in ${name} ` : `Filter in ${name} `}</VisuallyHidden>
                 {item.state === 'in' && <IconCheck size={12} aria-hidden className="facet-mark" />}
-                <span className={item.state === 'out' ? 'facet-label facet-label-out' : 'facet-label'}>{item.label}</span>
+                <Label item={item} />
                 {item.state === 'out' && <span className="facet-tag">excluded</span>}
                 {item.count !== null && <span className="facet-count">{formatNumber(item.count)}</span>}
               </UnstyledButton>

@@ -1,4 +1,4 @@
-import { Button, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core'
+import { Badge, Button, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core'
 import { useLocalStorage } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { CallLogViewParams } from '../../../src-shared/call-log-view'
@@ -17,8 +17,11 @@ interface FacetPanelProps {
   filter: CallLogFilterInput
   /** Counting waits for the rows of the filter (call-logs-page.tsx). */
   enabled: boolean
-  /** The counts of a new filter are on their way (the old ones stay shown until then). */
+  /** The counts of a new filter are on their way (the old ones stay shown until then, or its partial ones). */
   counting: boolean
+  /** The counts shown are this filter's, over the newest part of its range only (`scanned`, 0–1). */
+  partial: boolean
+  scanned: number
   /** Why the counts could not be had (a query stopped at its budget says which part is slow). */
   error?: string
   /** The details key whose values are counted: part of the view's link (`facet=`). */
@@ -50,10 +53,11 @@ const detailsLabel = (value: DetailsFacet['values'][number]['value']) => (typeof
  * is applied is written where it can be read and edited; level and type filter in through their
  * existing filters (every other value stays counted beside them) and out through the query.
  */
-export function FacetPanel({ view, setView, facets, filter, enabled, counting, error, detailsKey, setDetailsKey }: FacetPanelProps) {
+export function FacetPanel({ view, setView, facets, filter, enabled, counting, partial, scanned, error, detailsKey, setDetailsKey }: FacetPanelProps) {
   const trpc = useTRPC()
   const [open, setOpen] = useLocalStorage({ key: 'callscope.facets.open', defaultValue: true })
   const key = detailsKey ?? null
+  const percent = Math.floor(scanned * 100)
   const keys = useQuery({ ...trpc.callLogs.detailsKeys.queryOptions({ filter }, ABORT_WHEN_SUPERSEDED), placeholderData: keepPreviousData, enabled: enabled && open })
   const details = useQuery({
     ...trpc.callLogs.detailsFacet.queryOptions({ filter, key: key ?? '' }, ABORT_WHEN_SUPERSEDED),
@@ -67,7 +71,7 @@ export function FacetPanel({ view, setView, facets, filter, enabled, counting, e
       const term = namedTerm(field, c)
       // Two with one name are told apart by the start of their ids.
       const label = c.name ? (c.nameShared ? `${c.name} · ${c.value.slice(0, 8)}` : c.name) : c.value
-      return { key: term, label, hint: c.name ? c.value : undefined, count: c.count, state: termState(view.query, term) }
+      return { key: term, label, hint: c.name ? c.value : undefined, keep: c.name && c.nameShared ? ` · ${c.value.slice(0, 8)}` : undefined, count: c.count, state: termState(view.query, term) }
     })
   const listed = (field: 'level' | 'type', list: Array<{ value: string; count: number }> | undefined, chosen: string[] | undefined): FacetItem[] | undefined =>
     list?.map((c) => {
@@ -98,13 +102,26 @@ export function FacetPanel({ view, setView, facets, filter, enabled, counting, e
         <Button size="compact-xs" variant="subtle" aria-expanded={open} aria-controls="call-log-facets" onClick={() => setOpen(!open)}>
           {open ? 'Hide facets' : 'Show facets'}
         </Button>
+        {open && partial && (
+          <Badge size="sm" variant="light" color="yellow" data-testid="facets-partial">
+            {`Partial, ${percent}% scanned`}
+          </Badge>
+        )}
         <Text size="xs" c="dimmed" role="status" data-testid="facets-status">
-          {open && (counting || (details.isFetching && key !== null)) ? 'Counting…' : ''}
+          {!open
+            ? ''
+            : counting && partial
+              ? `Counting: the newest ${percent}% of the range counted…`
+              : counting || (details.isFetching && key !== null)
+                ? 'Counting…'
+                : partial
+                  ? `Counted the newest ${percent}% of the range before the count stopped`
+                  : ''}
         </Text>
       </Group>
       {open && error && (
         <Text size="xs" className="call-log-query-error" data-testid="facets-error">
-          Facets not counted: {error}
+          {partial ? 'Facets not counted to the end' : 'Facets not counted'}: {error}
         </Text>
       )}
       {open && (
