@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
+import type pg from 'pg'
 import type { Database } from './schema'
 
 /**
@@ -28,8 +29,27 @@ export interface WriteContext {
 export interface WriteJob<A, R> {
   readonly name: string
   run(ctx: WriteContext, args: A): R | Promise<R>
+  /**
+   * The same job on a PostgreSQL store (issue 20), when it has one: asynchronous work on the pool
+   * (COPY, a transaction on a connection of its own), run on the event loop, since pg never blocks
+   * it. A job without one fails there with PostgresJobError.
+   */
+  readonly postgres?: (ctx: PgWriteContext, args: A) => Promise<R>
 }
 
-export function defineWriteJob<A, R>(name: string, run: (ctx: WriteContext, args: A) => R | Promise<R>): WriteJob<A, R> {
-  return { name, run }
+/** What a write job's PostgreSQL side works with: the store's pool and kysely over it. */
+export interface PgWriteContext {
+  pool: pg.Pool
+  db: Kysely<Database>
+  progress(value: unknown): void
+  /** State a job leaves for a later one (an import under way, with its connection), by key. */
+  sessions: Map<string, unknown>
+}
+
+export function defineWriteJob<A, R>(
+  name: string,
+  run: (ctx: WriteContext, args: A) => R | Promise<R>,
+  postgres?: (ctx: PgWriteContext, args: A) => Promise<R>,
+): WriteJob<A, R> {
+  return postgres ? { name, run, postgres } : { name, run }
 }
