@@ -119,7 +119,7 @@ describe('importing call logs into PostgreSQL', () => {
     expect(twicePg).toMatchObject({ status: 'completed', inserted: 0, duplicates: 3029, invalid: 63 })
     expect(comparable(twicePg)).toEqual(comparable(twiceSqlite))
     expect(await sameListings(daysFrom('2026-10-01', '2026-10-31'))).toBeGreaterThan(900)
-  })
+  }, 120_000)
 
   it('gives a month without a partition one, and only that month', async () => {
     const before = (await callLogPartitions(postgres.service.db)).map((p) => p.name)
@@ -152,7 +152,7 @@ describe('importing call logs into PostgreSQL', () => {
     expect(progress.length).toBeGreaterThan(2)
     expect(progress.at(-1)).toBe(4000)
     expect(await sameListings(daysFrom('2026-08-31', '2026-11-30'))).toBeGreaterThan(3000)
-  })
+  }, 120_000)
 
   it('ends as failed for a file it cannot read on, keeping the batches before, as SQLite does', async () => {
     const broken = `[${JSON.stringify(record(80_001))}, ${JSON.stringify(record(80_002))}, {"id": `
@@ -164,6 +164,28 @@ describe('importing call logs into PostgreSQL', () => {
     const [fromSqlite, fromPg] = [(await a.json()) as { detail: string; import: ImportReport }, (await b.json()) as { detail: string; import: ImportReport }]
     expect(fromPg.detail).toBe(fromSqlite.detail)
     expect(comparable(fromPg.import)).toEqual(comparable(fromSqlite.import))
+  })
+})
+
+describe('a record PostgreSQL cannot hold', () => {
+  it('is refused with its reason (text with U+0000), and the rest of its batch is stored', async () => {
+    const lines = [
+      { ...record(90_001), message: 'before' },
+      { ...record(90_002), message: 'a\u0000b' },
+      { ...record(90_003), details: { k: 'x\u0000' } },
+      // A backslash then "u0000" is no NUL: kept.
+      { ...record(90_004), details: { k: '\\u0000' } },
+    ].map((r) => JSON.stringify(r)).join('\n')
+    const response = await upload(postgres, lines, 'nul.ndjson')
+    expect(response.status).toBe(201)
+    const report = (await response.json()) as ImportReport
+    expect(report).toMatchObject({ status: 'completed', inserted: 2, invalid: 2 })
+    expect(report.errors).toEqual([
+      { record: 2, line: 2, reason: 'message: contains the character U+0000 (NUL), which a PostgreSQL store cannot hold' },
+      { record: 3, line: 3, reason: 'details: contains the character U+0000 (NUL), which a PostgreSQL store cannot hold' },
+    ])
+    const kept = await postgres.service.db.selectFrom('call_logs').select('details').where('import_id', '=', report.id).orderBy('seq').execute()
+    expect(kept.map((r) => r.details)).toEqual([JSON.stringify({ n: 90_001 }), JSON.stringify({ k: '\\u0000' })])
   })
 })
 
