@@ -30,13 +30,21 @@ export class PostgresJobError extends Error {
   }
 }
 
-// The writer of a PostgreSQL store has no connection of its own: kysely's statements go through the
-// pool, and write jobs (SQLite's bulk loads, seed, snapshots on the raw connection) do not apply.
-const noJobs: StoreBackend = {
-  threaded: false,
-  execute: () => Promise.reject(new Error('a PostgreSQL store runs its statements through kysely, not the writer')),
-  job: (job) => Promise.reject(new PostgresJobError(job.name)),
-  close: async () => {},
+/**
+ * The writer of a PostgreSQL store has no connection of its own: kysely's statements go through the
+ * pool. A write job runs its PostgreSQL side (`WriteJob.postgres`: imports and pulls through COPY)
+ * on the pool; a job without one (snapshots, the seed's raw SQLite work) fails with PostgresJobError.
+ * StoreWriter still makes jobs take turns, as on SQLite.
+ */
+function pgJobs(pool: pg.Pool, db: Kysely<Database>): StoreBackend {
+  const sessions = new Map<string, unknown>()
+  return {
+    threaded: false,
+    execute: () => Promise.reject(new Error('a PostgreSQL store runs its statements through kysely, not the writer')),
+    job: (job, args, onProgress) =>
+      job.postgres ? job.postgres({ pool, db, sessions, progress: (value) => onProgress?.(value) }, args) : Promise.reject(new PostgresJobError(job.name)),
+    close: async () => {},
+  }
 }
 
 /**
@@ -63,7 +71,7 @@ export function openPostgresStore(options: OpenPostgresOptions): DatabaseHandle 
     kind: 'postgres' as const,
     pg: pool,
     db,
-    writer: new StoreWriter(noJobs),
+    writer: new StoreWriter(pgJobs(pool, db)),
     readPool: null,
     json: createJsonReads(db, null),
     path: displayLocation(options.url),

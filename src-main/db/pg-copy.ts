@@ -3,7 +3,10 @@ import { pipeline } from 'node:stream/promises'
 import { type Kysely, sql } from 'kysely'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
+import { copyField } from './pg-copy-text'
 import type { Database } from './schema'
+
+export { copyField }
 
 /*
  * A SQLite store's rows into an empty PostgreSQL store, through COPY (pg-copy-streams): how a
@@ -31,14 +34,6 @@ const PAGE_ROWS = 5_000
 const READ_AS: Partial<Record<(typeof COPIED_TABLES)[number], Record<string, string>>> = {
   call_logs: { details: 'json(details)' },
 }
-
-/** One value in COPY's text format: `\N` for null, backslash escapes for the four characters it reserves. */
-export function copyField(value: unknown): string {
-  if (value === null || value === undefined) return '\\N'
-  const text = typeof value === 'string' ? value : String(value)
-  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : text
-}
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' }
 
 type Row = Record<string, unknown>
 

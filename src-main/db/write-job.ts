@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
+import type pg from 'pg'
 import type { Database } from './schema'
 
 /**
@@ -29,12 +30,32 @@ export interface WriteJob<A, R> {
   readonly name: string
   run(ctx: WriteContext, args: A): R | Promise<R>
   /**
+   * The same job on a PostgreSQL store (issue 20), when it has one: asynchronous work on the pool
+   * (COPY, a transaction on a connection of its own), run on the event loop, since pg never blocks
+   * it. A job without one fails there with PostgresJobError.
+   */
+  readonly postgres?: (ctx: PgWriteContext, args: A) => Promise<R>
+  /**
    * The buffers of `args` that move to the writer thread instead of being copied (an import's
    * packed batch): the caller gives them up, so the thread answering requests copies nothing.
    */
   transfer?(args: A): ArrayBuffer[]
 }
 
-export function defineWriteJob<A, R>(name: string, run: (ctx: WriteContext, args: A) => R | Promise<R>, options: Pick<WriteJob<A, R>, 'transfer'> = {}): WriteJob<A, R> {
-  return { name, run, ...options }
+/** What a write job's PostgreSQL side works with: the store's pool and kysely over it. */
+export interface PgWriteContext {
+  pool: pg.Pool
+  db: Kysely<Database>
+  progress(value: unknown): void
+  /** State a job leaves for a later one (an import under way, with its connection), by key. */
+  sessions: Map<string, unknown>
+}
+
+export function defineWriteJob<A, R>(
+  name: string,
+  run: (ctx: WriteContext, args: A) => R | Promise<R>,
+  postgres?: (ctx: PgWriteContext, args: A) => Promise<R>,
+  options: Pick<WriteJob<A, R>, 'transfer'> = {},
+): WriteJob<A, R> {
+  return postgres ? { name, run, postgres, ...options } : { name, run, ...options }
 }

@@ -56,7 +56,7 @@ function runAsOwner(bin: string, args: string[]) {
   return asRoot ? run('runuser', ['-u', 'postgres', '--', bin, ...args]) : run(bin, args)
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+export async function startPgCluster(settings: { durable?: boolean } = {}): Promise<PgCluster> {
   const bin = findPgBin()
   if (!bin) throw new Error('PostgreSQL is not installed: no /usr/lib/postgresql/*/bin/initdb (apt-get install postgresql; .ci/run does)')
   const dir = mkdtempSync(join(tmpdir(), 'callscope-pg-'))
@@ -79,11 +79,9 @@ export async function startPgCluster(): Promise<PgCluster> {
         `-p ${port}`,
         `-k ${dir}`,
         '-c listen_addresses=127.0.0.1',
-        '-c fsync=off',
-        '-c synchronous_commit=off',
-        '-c full_page_writes=off',
+        // A benchmark (`durable`) keeps a server's defaults for durability: figures with fsync off would flatter it.
+        ...(settings.durable ? ['-c shared_buffers=256MB'] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c shared_buffers=64MB']),
         '-c max_connections=200',
-        '-c shared_buffers=64MB',
       ].join(' ')
       try {
         // -w: pg_ctl returns once the server accepts connections (it polls the server itself).

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Transform, type Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
+import { forStore } from '../../db/store-kind'
 import type { RunJob, StoreWriter } from '../../db/store-writer'
 import { countCallLogs } from '../call-logs/call-logs.write.repo'
 import { createRunLifecycle } from '../runs/run-lifecycle'
@@ -9,7 +10,8 @@ import type { ImportFormat } from './import-format'
 import { type ImportReport, toReport } from './import-report'
 import type { ImportEnd } from './import-sink'
 import * as repo from './imports.repo'
-import { parseInWorker } from './parse-in-worker'
+import type { CopyBatch } from './copy-batches'
+import { parseInWorker, parseInWorkerForCopy } from './parse-in-worker'
 import { type AnyBatch, parsedBatches } from './parsed-batches'
 import { ImportFormatError } from './record-readers'
 import { endImportJob, openImportJob, writeImportJob } from './imports.write-jobs'
@@ -102,7 +104,7 @@ interface ImportWrite {
   row: repo.ImportRow
   bulk: boolean
   batchSize: number
-  batches: AsyncIterable<AnyBatch>
+  batches: AsyncIterable<AnyBatch | CopyBatch>
   bytesRead: () => number
   onProgress?: (report: ImportReport) => void
 }
@@ -127,16 +129,24 @@ async function writeImport(run: RunJob, w: ImportWrite): Promise<ImportEnd> {
   return run(endImportJob, { id: row.id, readFailure, bytesRead: w.bytesRead() })
 }
 
-/** Where the records are parsed (see ImportOptions.parser). */
-function parserFor(options: ImportOptions): typeof parseInWorker {
+type Parser = (input: Readable, format: ImportFormat, batchSize: number) => AsyncGenerator<AnyBatch | CopyBatch>
+
+/**
+ * Where the records are parsed (see ImportOptions.parser). On a worker, the rows come as the store
+ * takes them: packed for SQLite's writer thread, COPY text for a PostgreSQL server.
+ */
+function parserFor(db: Kysely<Database>, options: ImportOptions): Parser {
   const small = options.bytesTotal != null && options.bytesTotal < WORKER_THRESHOLD_BYTES
-  return options.parser === 'thread' || (options.parser !== 'worker' && small) ? parsedBatches : parseInWorker
+  if (options.parser === 'thread' || (options.parser !== 'worker' && small)) return parsedBatches
+  return forStore<Parser>(db, { sqlite: (i, f, n) => parseInWorker(i, f, n), postgres: (i, f, n) => parseInWorkerForCopy(i, f, n) })
 }
 
 export function createImportsService(db: Kysely<Database>, writer: StoreWriter) {
   const runs = createRunLifecycle(db, 'imports', 'Import', toReport)
 
   async function loadsInBulk(options: ImportOptions): Promise<boolean> {
+    // A PostgreSQL store has no bulk mode: COPY with the indexes live (pg-import-sink.ts).
+    if (forStore(db, { sqlite: false, postgres: true })) return false
     if (options.bulk !== 'auto') return options.bulk === true
     return options.bytesTotal != null && bulkPays(options.bytesTotal, await countCallLogs(db))
   }
@@ -156,7 +166,7 @@ export function createImportsService(db: Kysely<Database>, writer: StoreWriter) 
       const counted = countingBytes(input)
       const bulk = await loadsInBulk(options)
       const batchSize = options.batchSize ?? 20_000
-      const batches = parserFor(options)(counted.stream, options.format, Math.min(PARSE_BATCH, batchSize))
+      const batches = parserFor(db, options)(counted.stream, options.format, Math.min(PARSE_BATCH, batchSize))
       const write = (run: RunJob) => writeImport(run, { row, bulk, batchSize, batches, bytesRead: counted.bytesRead, onProgress: options.onProgress })
       // A bulk load is one transaction from the first job to the last: nothing else may write in
       // between. Batches commit one job at a time, and other writes take turns with them.

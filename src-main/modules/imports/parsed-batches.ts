@@ -44,8 +44,12 @@ export const packBatch = (batch: ParsedBatch): PackedBatch => ({ packed: seriali
  * own, when its bytes fill it alone, as they do once the parse worker has moved or copied them here.
  */
 export function packedBuffers(batch: AnyBatch): ArrayBuffer[] {
-  if (!('packed' in batch)) return []
-  const { buffer, byteOffset, byteLength } = batch.packed
+  return 'packed' in batch ? movableBuffers(batch.packed) : []
+}
+
+/** The buffer of `bytes`, when they fill it alone (so moving it gives up nothing else), for a transfer list. */
+export function movableBuffers(bytes: Uint8Array): ArrayBuffer[] {
+  const { buffer, byteOffset, byteLength } = bytes
   return buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength ? [buffer] : []
 }
 

@@ -30,14 +30,21 @@ interface BulkSession {
 
 const key = (pullId: string) => `pull-bulk:${pullId}`
 
-/** Begins the load; false when another load is under way (the pull then stores window by window). */
-export const beginPullBulkJob = defineWriteJob('pulls.bulk-begin', (ctx, { pullId, source }: { pullId: string; source: string }): boolean => {
-  const load = beginCheckpointedLoad(ctx.db, ctx.sqlite, pullId)
-  if (!load) return false
-  const session: BulkSession = { load, insert: prepareCallLogInsert(ctx.db, ctx.sqlite, { pull_id: pullId, source }), sinceCheckpoint: 0 }
-  ctx.sessions.set(key(pullId), session)
-  return true
-})
+/**
+ * Begins the load; false when another load is under way (the pull then stores window by window),
+ * and always on PostgreSQL: each window is one COPY there already, indexes live (storeCallLogsPg).
+ */
+export const beginPullBulkJob = defineWriteJob(
+  'pulls.bulk-begin',
+  (ctx, { pullId, source }: { pullId: string; source: string }): boolean => {
+    const load = beginCheckpointedLoad(ctx.db, ctx.sqlite, pullId)
+    if (!load) return false
+    const session: BulkSession = { load, insert: prepareCallLogInsert(ctx.db, ctx.sqlite, { pull_id: pullId, source }), sinceCheckpoint: 0 }
+    ctx.sessions.set(key(pullId), session)
+    return true
+  },
+  async () => false,
+)
 
 function sessionOf(ctx: WriteContext, pullId: string): BulkSession {
   const session = ctx.sessions.get(key(pullId)) as BulkSession | undefined
