@@ -98,7 +98,7 @@ export function longOperations(importFile: string): LongOperation[] {
     },
     {
       name: 'tRPC `callLogs.countBy` by `details.language`, every line',
-      run: (base, token) => expectOk(get(`${base}${trpc('callLogs.countBy', everyLineByLanguage)}`, agent, auth(token), true), 'count by'),
+      run: (base, token) => expectOk(get(`${base}${trpc('callLogs.countBy', everyLineByLanguage)}`, agent, auth(token), true), 'count by', true),
     },
     {
       name: "tRPC `callLogs.countByProgress` (the console's stream), the same count to its end",
