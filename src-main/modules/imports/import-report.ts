@@ -1,5 +1,5 @@
 import type { ImportFormat } from './import-format'
-import type { ImportRow } from './imports.repo'
+import type { ImportProgressColumns, ImportRow } from './imports.repo'
 
 /** Refused records kept in an import's report; the counts cover the rest. */
 export const MAX_REPORTED_ERRORS = 100
@@ -10,6 +10,25 @@ export interface ImportError {
   /** Line the record starts on (for CSV: the line it ends on). */
   line: number
   reason: string
+}
+
+/** A refused record counted on the import's row, and kept for its report while there is room. */
+export function refuseRecord(row: ImportRow, errors: ImportError[], refused: ImportError): void {
+  row.invalid++
+  if (errors.length < MAX_REPORTED_ERRORS) errors.push({ record: refused.record, line: refused.line, reason: refused.reason })
+}
+
+/** The import's counts as its record stores them, on either store's sink. */
+export function progressColumns(row: ImportRow, errors: ImportError[], bytesRead: number): ImportProgressColumns {
+  return {
+    bytes_read: bytesRead,
+    records_read: row.records_read,
+    inserted: row.inserted,
+    duplicates: row.duplicates,
+    invalid: row.invalid,
+    errors: JSON.stringify(errors),
+    updated_at: new Date().toISOString(),
+  }
 }
 
 export interface ImportReport {

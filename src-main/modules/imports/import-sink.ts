@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { type BulkLoad, type CallLogInsert, withCheckConstraintsOff, writeCallLogBatch } from '../call-logs/call-logs.write.repo'
-import { MAX_REPORTED_ERRORS, type ImportError } from './import-report'
+import { type ImportError, progressColumns, refuseRecord } from './import-report'
 import type { ImportProgressColumns, ImportRow } from './imports.repo'
 import { type AnyBatch, type ParsedBatch, unpackBatch } from './parsed-batches'
 
@@ -49,19 +49,8 @@ export function createImportSink(o: ImportSinkOptions): ImportSink {
   let storeFailure: string | null = null
   let bytesRead = 0
 
-  const refuse = (record: number, line: number, reason: string) => {
-    row.invalid++
-    if (errors.length < MAX_REPORTED_ERRORS) errors.push({ record, line, reason })
-  }
-  const progress = (): ImportProgressColumns => ({
-    bytes_read: bytesRead,
-    records_read: row.records_read,
-    inserted: row.inserted,
-    duplicates: row.duplicates,
-    invalid: row.invalid,
-    errors: JSON.stringify(errors),
-    updated_at: new Date().toISOString(),
-  })
+  const refuse = (record: number, line: number, reason: string) => refuseRecord(row, errors, { record, line, reason })
+  const progress = (): ImportProgressColumns => progressColumns(row, errors, bytesRead)
   const insertRows = () => {
     for (const batch of pending) {
       for (const r of batch.refused) refuse(r.record, r.line, r.reason)

@@ -3,7 +3,7 @@ import type pg from 'pg'
 import type { Database } from '../../db/schema'
 import { ensureStagedMonths, inTransaction, insertStagedCallLogs, openCallLogStaging, stageCallLogs } from '../call-logs/call-logs.pg-write.repo'
 import { type CopyBatch, toCopyBatch } from './copy-batches'
-import { MAX_REPORTED_ERRORS, type ImportError } from './import-report'
+import { type ImportError, progressColumns, refuseRecord } from './import-report'
 import type { ImportEnd } from './import-sink'
 import type { ImportProgressColumns, ImportRow } from './imports.repo'
 import type { AnyBatch } from './parsed-batches'
@@ -49,21 +49,10 @@ export async function openPgImportSink(o: PgImportSinkOptions): Promise<PgImport
   let broken: Error | undefined
   let bytesRead = 0
 
-  const progress = (): ImportProgressColumns => ({
-    bytes_read: bytesRead,
-    records_read: row.records_read,
-    inserted: row.inserted,
-    duplicates: row.duplicates,
-    invalid: row.invalid,
-    errors: JSON.stringify(errors),
-    updated_at: new Date().toISOString(),
-  })
+  const progress = (): ImportProgressColumns => progressColumns(row, errors, bytesRead)
   let staged = 0
   const take = (batch: CopyBatch) => {
-    for (const r of batch.refused) {
-      row.invalid++
-      if (errors.length < MAX_REPORTED_ERRORS) errors.push({ record: r.record, line: r.line, reason: r.reason })
-    }
+    for (const r of batch.refused) refuseRecord(row, errors, r)
     if (batch.rows) pending.push(batch.copy)
     staged += batch.rows
     row.records_read = batch.recordsRead
