@@ -94,24 +94,39 @@ function BoundInput({ label, value, timeZone, endOfDay, onCommit, ref }: BoundIn
   // Typed since the last commit: a navigation that renders late (a transition) must not put the
   // old bound back over what is being typed.
   const typing = useRef(false)
+  // What this box last sent and the page has not drawn yet, and whether the box says a bound is
+  // wrong: when that navigation renders late, after a wrong bound was typed and refused, the
+  // refusal must stay on screen (only a navigation from elsewhere resets the box).
+  const sent = useRef<{ value: string | undefined } | null>(null)
+  const refused = useRef(false)
+  const showError = (message: string | null) => {
+    refused.current = message !== null
+    setError(message)
+  }
   useEffect(() => {
-    if (typing.current) return
+    const ours = sent.current !== null && sent.current.value === value
+    if (ours) sent.current = null
+    if (typing.current || (ours && refused.current)) return
     setText(shown)
-    setError(null)
+    showError(null)
   }, [shown])
   // The box's own value: a render may not have caught up with the last keystroke yet.
   const commit = (text: string) => {
     typing.current = false
     if (!text.trim()) {
-      setError(null)
-      if (value !== undefined) onCommit(undefined)
+      showError(null)
+      if (value !== undefined) send(undefined)
       return
     }
-    if (text === shown) return
+    if (text === shown) return showError(null)
     const parsed = parseBoundInput(text, timeZone, endOfDay)
-    if (parsed === null) return setError('Write a date (2026-11-20), a time (2026-11-20 09:30) or now-15m')
-    setError(null)
-    if (parsed !== value) onCommit(parsed)
+    if (parsed === null) return showError('Write a date (2026-11-20), a time (2026-11-20 09:30) or now-15m')
+    showError(null)
+    if (parsed !== value) send(parsed)
+  }
+  const send = (next: string | undefined) => {
+    sent.current = { value: next }
+    onCommit(next)
   }
   return (
     <TextInput
