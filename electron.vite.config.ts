@@ -22,6 +22,8 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src-main/index.ts'),
           // A worker thread's entry: parse-in-worker.ts starts it from next to the bundle.
           'parse-worker': resolve(import.meta.dirname, 'src-main/modules/imports/parse-worker.ts'),
+          // A pull's fetch worker (modules/pull/windows-in-worker.ts), for the same reason.
+          'fetch-worker': resolve(import.meta.dirname, 'src-main/modules/pull/fetch-worker.ts'),
           // The read pool's worker (db/read-pool.ts): its own entry for the same reason.
           'read-worker': resolve(import.meta.dirname, 'src-main/db/read-worker.mjs'),
           // The writer thread (db/writer-thread.ts, started from service.ts with writer/writer-entry.ts).

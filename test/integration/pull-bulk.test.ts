@@ -3,8 +3,10 @@ import { once } from 'node:events'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { PullOptions } from '../../src-main/modules/pull/pulls.service'
 import { createService, type Service } from '../../src-main/service'
 import { CLI, runCliAsync } from '../helpers/cli'
+import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy'
 import { groundTruth } from '../helpers/ground-truth'
 import { tempDir } from '../helpers/temp-dir'
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
@@ -20,10 +22,15 @@ const QUICK = { rate: 1000, backoffMs: 5, retries: 2 }
 const LOG_COLUMNS = 'id, tenant_id, log_type, log_level, log_level_original, message, timestamp, agent_id, session_id, call_id, user_id, trace_id, request_id, details, source'
 
 let remote: TestServer
+let proxy: FaultProxy
 beforeAll(async () => {
   remote = await startTestServer()
+  proxy = await startFaultProxy(remote.url)
 })
-afterAll(() => remote.close())
+afterAll(async () => {
+  await proxy.close()
+  await remote.close()
+})
 
 const read = (path: string) => new BetterSqlite3(path, { readonly: true, fileMustExist: true })
 /** The store's call logs in insertion order (seq), every stored column but the pull's id. */
@@ -43,10 +50,10 @@ function checkMessageIndexes(path: string): void {
 }
 const matches = (db: BetterSqlite3.Database, index: string, query: string) => db.prepare(`select count(*) from ${index} where ${index} match ?`).pluck().get(query)
 
-async function pullInto(path: string, bulk: 'auto' | false, onProgress?: () => void) {
+async function pullInto(path: string, bulk: 'auto' | false, onProgress?: () => void, more: Partial<PullOptions> = {}) {
   const service: Service = await createService({ dbPath: path, seedNewDatabase: false })
   try {
-    return await service.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, since: SINCE, bulk, onProgress, ...QUICK })
+    return await service.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, since: SINCE, bulk, onProgress, ...QUICK, ...more })
   } finally {
     await service.close()
   }
@@ -187,6 +194,68 @@ describe('a bulk load killed in the middle', () => {
     } finally {
       db.close()
       ref.close()
+    }
+  })
+})
+
+describe('a bulk load whose fetching stops in the middle', () => {
+  const total = () => remote.sqlite.prepare("select count(*) from call_logs where timestamp >= '2026-10-01T00:00:00.000Z'").pluck().get() as number
+
+  /** After a pull that stopped: what it stored is kept, indexed and searchable, and a second pull stores the rest, as a pull that never stopped would. */
+  async function expectResumed(path: string, stored: number, baseUrl = remote.url) {
+    const kept = read(path)
+    try {
+      expect(kept.prepare('select count(*) from call_logs').pluck().get()).toBe(stored)
+      expect(kept.prepare('select count(*) from call_log_bulk_loads').pluck().get()).toBe(0)
+    } finally {
+      kept.close()
+    }
+    checkMessageIndexes(path)
+
+    const resumed = await pullInto(path, 'auto', undefined, { baseUrl })
+    expect(resumed).toMatchObject({ status: 'completed', errors: [] })
+    // The rest, and no more than the overlap a resumed walk reads again.
+    expect(resumed.counts.callLogs.inserted).toBe(total() - stored)
+    const reference = join(tempDir(), 'reference.sqlite')
+    await pullInto(reference, false, undefined, { baseUrl })
+    const db = read(path)
+    const ref = read(reference)
+    try {
+      expect(db.prepare(`select ${LOG_COLUMNS} from call_logs order by id`).all()).toEqual(ref.prepare(`select ${LOG_COLUMNS} from call_logs order by id`).all())
+      expect(schemaObjects(db)).toEqual(schemaObjects(ref))
+      expect(matches(db, 'call_logs_fts', 'timeout')).toBe(matches(ref, 'call_logs_fts', 'timeout'))
+    } finally {
+      db.close()
+      ref.close()
+    }
+    checkMessageIndexes(path)
+  }
+
+  it('reports a fetch worker that dies, keeps the windows it stored, and the next pull resumes', async () => {
+    const path = join(tempDir(), 'died.sqlite')
+    const fetchWorker = new URL('../helpers/fetch-worker-that-dies.mjs', import.meta.url)
+    const report = await pullInto(path, 'auto', undefined, { fetchWorker })
+    expect(report).toMatchObject({ status: 'failed', failure: 'the thread fetching the call logs stopped (exit code 9)', failureKind: 'fetch' })
+    // The windows handed over before it died (three with records) were stored.
+    expect(report.counts.callLogs.inserted).toBeGreaterThan(0)
+    expect(report.counts.callLogs.inserted).toBe(report.counts.callLogs.fetched)
+    await expectResumed(path, report.counts.callLogs.inserted)
+  })
+
+  it('reports the remote failing as a window-by-window pull does, keeps what it stored, and the next pull resumes', async () => {
+    const path = join(tempDir(), 'garbage.sqlite')
+    let calls = 0
+    proxy.setFault((r) => (r.url.startsWith('/logs/calls') && ++calls > 20 ? { status: 200, body: '<html>maintenance</html>' } : undefined))
+    try {
+      const report = await pullInto(path, 'auto', undefined, { baseUrl: proxy.url })
+      expect(report).toMatchObject({ status: 'failed', failureKind: 'garbage' })
+      expect(report.failure).toMatch(/^GET \/logs\/calls\?.* answered 200 with a body that is not JSON: "<html>maintenance/)
+      expect(report.counts.callLogs.inserted).toBeGreaterThan(0)
+      proxy.setFault(() => undefined)
+      await expectResumed(path, report.counts.callLogs.inserted, proxy.url)
+    } finally {
+      proxy.setFault(() => undefined)
+      proxy.requests.length = 0
     }
   })
 })

@@ -13,6 +13,11 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-s
 const SINCE = '2026-10-01'
 /** Fast settings for loopback: no pacing to speak of, short backoff. */
 const QUICK = { rate: 1000, backoffMs: 5, retries: 2 }
+/**
+ * How the call logs are stored: window by window on the pull's thread, or loaded in bulk with the
+ * windows fetched and checked on the fetch worker (pull-call-logs.ts). Both must behave the same.
+ */
+const MODES = [['window by window', false], ['in bulk, fetched on a worker', 'auto']] as const
 
 let remote: TestServer
 let proxy: FaultProxy
@@ -117,10 +122,10 @@ describe('pull from a live backend', () => {
     expect((await local.pulls.list()).map((p) => p.id)).toEqual([again.id, report.id])
   })
 
-  it('keeps to one tenant when asked, and fails clearly for a tenant the remote does not have', async () => {
+  it.each(MODES)('keeps to one tenant when asked, and fails clearly for a tenant the remote does not have (%s)', async (_, bulk) => {
     await freshLocal()
     const tenant = (remoteRows('select id from tenants order by name limit 1')[0] as { id: string }).id
-    const report = await local.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, since: SINCE, tenantId: tenant.toUpperCase(), ...QUICK })
+    const report = await local.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, since: SINCE, tenantId: tenant.toUpperCase(), ...QUICK, bulk })
     expect(report.status).toBe('completed')
     expect(localRows('select id from pulled_tenants')).toEqual([{ id: tenant }])
     const theirs = count(remoteRows('select id from call_logs where tenant_id = ? and timestamp >= ?', tenant, `${SINCE}T00:00:00.000Z`))
@@ -130,7 +135,7 @@ describe('pull from a live backend', () => {
     const sessions = await local.pulls.documents(report.source, 'session')
     expect(sessions.length).toBe(count(remoteRows('select id from conversations where tenant_id = ?', tenant)))
 
-    const missing = await local.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, tenantId: '00000000-0000-4000-8000-000000000000', ...QUICK })
+    const missing = await local.pulls.pull({ baseUrl: remote.url, token: ADMIN_TOKEN, tenantId: '00000000-0000-4000-8000-000000000000', ...QUICK, bulk })
     expect(missing).toMatchObject({ status: 'failed', requests: 1 })
     expect(missing.failure).toMatch(/tenant 00000000-0000-4000-8000-000000000000 is not on the remote.*404/)
   })
@@ -153,7 +158,7 @@ describe('pull from a live backend', () => {
     }
   })
 
-  it('retries 503 and 429 with backoff, honouring Retry-After, and spaces requests by the rate limit', async () => {
+  it.each(MODES)('retries 503 and 429 with backoff, honouring Retry-After, and spaces requests by the rate limit (%s)', async (_, bulk) => {
     await freshLocal()
     const tenant = (remoteRows('select id from tenants order by name limit 1')[0] as { id: string }).id
     let failed = 0
@@ -164,7 +169,7 @@ describe('pull from a live backend', () => {
         ? { status: 429, body: '{"detail":"Too Many Requests"}', headers: { 'retry-after': '1' } }
         : { status: 503, body: 'upstream unavailable' }
     })
-    const report = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: '2026-11-10', tenantId: tenant, rate: 25, backoffMs: 5, retries: 3 })
+    const report = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: '2026-11-10', tenantId: tenant, rate: 25, backoffMs: 5, retries: 3, bulk })
     expect(report).toMatchObject({ status: 'completed', retries: 3 })
     expect(report.requests).toBe(proxy.requests.length)
     const expected = count(remoteRows('select id from call_logs where tenant_id = ? and timestamp >= ?', tenant, '2026-11-10T00:00:00.000Z'))
@@ -211,9 +216,9 @@ describe('pull from a live backend', () => {
     expect(sessions.length).toBe(count(remoteRows('select id from conversations')))
   })
 
-  it('fails fast when the token is refused, storing nothing', async () => {
+  it.each(MODES)('fails fast when the token is refused, storing nothing (%s)', async (_, bulk) => {
     await freshLocal()
-    const report = await local.pulls.pull({ baseUrl: proxy.url, token: 'not-a-token', since: SINCE, ...QUICK })
+    const report = await local.pulls.pull({ baseUrl: proxy.url, token: 'not-a-token', since: SINCE, ...QUICK, bulk })
     expect(report).toMatchObject({ status: 'failed', requests: 1, retries: 0 })
     expect(report.failure).toMatch(/^the remote refused the token \(GET \/logs\/calls\?.* answered 401/)
     expect(report.failure).not.toContain('not-a-token')
@@ -221,15 +226,15 @@ describe('pull from a live backend', () => {
     expect(count(localRows('select id from pulled_tenants'))).toBe(0)
   })
 
-  it('does not trust garbage: a body that is not JSON or not the interface shape is reported, not stored', async () => {
+  it.each(MODES)('does not trust garbage: a body that is not JSON or not the interface shape is reported, not stored (%s)', async (_, bulk) => {
     await freshLocal()
     proxy.setFault((r) => (r.url.startsWith('/logs/calls') ? { status: 200, body: '<html>maintenance</html>' } : undefined))
-    const html = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK })
+    const html = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK, bulk })
     expect(html.status).toBe('failed')
     expect(html.failure).toMatch(/answered 200 with a body that is not JSON: "<html>maintenance/)
 
     proxy.setFault((r) => (r.url.startsWith('/logs/calls') ? { status: 200, body: '{"logs": []}' } : undefined))
-    const object = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK })
+    const object = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: SINCE, ...QUICK, bulk })
     expect(object.failure).toBe('GET /logs/calls answered an object where the interface returns an array of call logs')
 
     const good = { id: '7b0e4c1e-4a4d-4c5e-9b59-0d8f3f1c2a11', tenant_id: '11111111-1111-4111-8111-111111111111', log_type: 'call', log_level: 'info', message: 'kept', timestamp: '2026-11-10T10:00:00.000Z', details: {} }
@@ -243,7 +248,7 @@ describe('pull from a live backend', () => {
       if (r.url.startsWith('/tenants/')) return { status: 200, body: '{"id": "11111111-1111-4111-8111-111111111111", "name": ""}' }
       return undefined
     })
-    const mixed = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: '2026-11-19', ...QUICK })
+    const mixed = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: '2026-11-19', ...QUICK, bulk })
     expect(mixed.status).toBe('completed')
     expect(mixed.counts.callLogs.invalid).toBe(1)
     expect(mixed.errors).toContainEqual({ step: 'call logs', reason: expect.stringMatching(/^record 7b0e4c1e-4a4d-4c5e-9b59-0d8f3f1c2a12 not stored: log_level/) })
@@ -257,7 +262,7 @@ describe('pull from a live backend', () => {
     expect(count(localRows('select id from pulled_tenants'))).toBe(0)
   })
 
-  it('keeps what real backends send: levels in other spellings, open log types and statuses, ids that are not UUIDs', async () => {
+  it.each(MODES)('keeps what real backends send: levels in other spellings, open log types and statuses, ids that are not UUIDs (%s)', async (_, bulk) => {
     await freshLocal()
     const tenant = '22222222-2222-4222-8222-222222222222'
     const line = (n: number, o: Record<string, unknown>) => ({
@@ -283,7 +288,7 @@ describe('pull from a live backend', () => {
       if (r.url.startsWith('/squads/sq-eu-west/analytics')) return { status: 200, body: JSON.stringify({ squad_id: 'sq-eu-west', transfers: 1 }) }
       return undefined
     })
-    const report = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: '2026-11-19', ...QUICK })
+    const report = await local.pulls.pull({ baseUrl: proxy.url, token: ADMIN_TOKEN, since: '2026-11-19', ...QUICK, bulk })
     expect(report).toMatchObject({ status: 'completed' })
     expect(report.counts.callLogs).toMatchObject({ inserted: 4, invalid: 0 })
     expect(localRows('select log_type, log_level, log_level_original, user_id, trace_id, request_id from call_logs order by timestamp')).toEqual([
@@ -297,7 +302,7 @@ describe('pull from a live backend', () => {
     expect(report.counts.squadAnalytics.fetched).toBe(1)
   })
 
-  it('can be cancelled, recording how far it got', async () => {
+  it.each(MODES)('can be cancelled, recording how far it got (%s)', async (_, bulk) => {
     await freshLocal()
     // Cancel once the pull has recorded progress past its third request: a signal, not a guess at timing.
     let underway!: () => void
@@ -307,6 +312,7 @@ describe('pull from a live backend', () => {
       token: ADMIN_TOKEN,
       since: SINCE,
       rate: 20,
+      bulk,
       onProgress: (progress) => {
         if (progress.status === 'running' && progress.requests > 2) underway()
       },

@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs'
 import type { Readable } from 'node:stream'
-import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { readFeed, workerEntry } from '../../lib/worker-feed'
 import type { ImportFormat } from './import-format'
 import type { CopyBatch } from './copy-batches'
-import type { BatchEncoding, FromWorker, ToWorker } from './parse-protocol'
-import { type AnyBatch, parsedBatches } from './parsed-batches'
+import type { BatchEncoding, ConsumedMessage, ParseFailure, ToWorker } from './parse-protocol'
+import { type AnyBatch, type PackedBatch, parsedBatches } from './parsed-batches'
 import { ImportFormatError } from './record-readers'
 
 /**
@@ -15,33 +14,23 @@ import { ImportFormatError } from './record-readers'
 const MAX_CHUNKS_AHEAD = 256
 
 /**
- * Where the worker's code is: next to this module when it runs from source (the CLI and tests run
- * TypeScript through tsx, which parse-worker.source.mjs registers in the worker), or out/main/parse-worker.js in the
- * electron-vite bundle, a build input of its own (electron.vite.config.ts).
- */
-function workerEntry(): URL | null {
-  const fromSource = import.meta.url.endsWith('.ts')
-  const url = new URL(fromSource ? './parse-worker.source.mjs' : './parse-worker.js', import.meta.url)
-  return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : null
-}
-
-/**
- * The same batches as `parsedBatches`, parsed and validated on a worker thread while the caller
- * writes the previous ones: on two cores the import's JSON and schema work then costs the writer
- * nothing. Without a worker entry (an unusual bundle) it parses on this thread instead.
+ * The same batches as `parsedBatches`, parsed and validated on a worker thread (parse-worker.ts,
+ * fed and read as lib/worker-feed.ts says) while the caller writes the previous ones: on two cores
+ * the import's JSON and schema work then costs the writer nothing. Without a worker entry (an
+ * unusual bundle) it parses on this thread instead.
  */
 export function parseInWorker(
   input: Readable,
   format: ImportFormat,
   batchSize: number,
   /** The worker's script, when not the default one (tests run the bundled one). */
-  entry: URL | null = workerEntry(),
+  entry: URL | null = workerEntry(import.meta.url, 'parse-worker'),
 ): AsyncGenerator<AnyBatch> {
   return parseOnWorker(input, format, batchSize, entry, 'packed') as AsyncGenerator<AnyBatch>
 }
 
 /** parseInWorker for a PostgreSQL store: the worker sends its rows as COPY text (copy-batches.ts). */
-export function parseInWorkerForCopy(input: Readable, format: ImportFormat, batchSize: number, entry: URL | null = workerEntry()): AsyncGenerator<AnyBatch | CopyBatch> {
+export function parseInWorkerForCopy(input: Readable, format: ImportFormat, batchSize: number, entry: URL | null = workerEntry(import.meta.url, 'parse-worker')): AsyncGenerator<AnyBatch | CopyBatch> {
   return parseOnWorker(input, format, batchSize, entry, 'copy')
 }
 
@@ -58,28 +47,23 @@ async function* parseOnWorker(input: Readable, format: ImportFormat, batchSize: 
   })
   const send = (message: ToWorker) => worker.postMessage(message)
 
-  const inbox: FromWorker[] = []
-  let failure: Error | null = null
-  // Both the reader below and the consumer wait for the worker's news.
-  let waiting: Array<() => void> = []
-  const wakeUp = () => {
-    const resolvers = waiting
-    waiting = []
-    for (const resolve of resolvers) resolve()
-  }
-  const stop = (error: Error) => {
-    failure ??= error
-    wakeUp()
-  }
+  // The reader below waits for the worker to take chunks, or for the feed to end.
   let taken = 0
-  worker.on('message', (message: FromWorker) => {
-    if (message.type === 'consumed') taken++
-    else inbox.push(message)
-    wakeUp()
+  let failure: Error | null = null
+  let wake: (() => void) | null = null
+  const wakeUp = () => {
+    const resolve = wake
+    wake = null
+    resolve?.()
+  }
+  const batches = readFeed<PackedBatch | CopyBatch, ParseFailure, ConsumedMessage>(worker, {
+    failure: (m) => (m.formatError ? new ImportFormatError(m.message) : new Error(m.message)),
+    stopped: (code) => new Error(`the parser stopped (exit code ${code})`),
+    other: () => {
+      taken++
+      wakeUp()
+    },
   })
-  worker.on('error', stop)
-  worker.on('exit', (code) => stop(new Error(`the parser stopped (exit code ${code})`)))
-  const waitForNews = () => new Promise<void>((resolve) => waiting.push(resolve))
 
   let sent = 0
   let reading = true
@@ -87,38 +71,29 @@ async function* parseOnWorker(input: Readable, format: ImportFormat, batchSize: 
     try {
       for await (const chunk of input as AsyncIterable<Buffer>) {
         if (!reading) return
-        while (sent - taken >= MAX_CHUNKS_AHEAD && !failure && reading) await waitForNews()
-        if (failure || !reading) return
+        while (sent - taken >= MAX_CHUNKS_AHEAD && reading) await new Promise<void>((resolve) => (wake = resolve))
+        if (!reading) return
         send({ type: 'chunk', chunk })
         sent++
       }
       send({ type: 'end' })
     } catch (error) {
-      stop(error as Error)
+      // The input broke: the worker is told to stop, and the feed below throws why.
+      failure = error as Error
+      await worker.terminate()
     }
   })()
 
   try {
-    for (;;) {
-      const message = inbox.shift()
-      if (!message) {
-        if (failure) throw failure
-        await waitForNews()
-        continue
-      }
-      if (message.type === 'batch') {
-        yield message.batch
-        send({ type: 'ack' })
-      } else if (message.type === 'done') return
-      else if (message.type === 'failed') throw message.formatError ? new ImportFormatError(message.message) : new Error(message.message)
-    }
+    for await (const batch of batches) yield batch
+  } catch (error) {
+    throw failure ?? error
   } finally {
     reading = false
     wakeUp()
     // The rest of the input is not needed (done, or the file broke): stop reading it.
     if (!input.readableEnded) input.destroy()
-    worker.removeAllListeners('exit')
-    await worker.terminate()
+    await batches.return(undefined)
     await pump
   }
 }

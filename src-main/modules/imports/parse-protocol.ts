@@ -1,15 +1,20 @@
+import type { AckMessage, FeedMessage } from '../../lib/worker-feed'
 import type { CopyBatch } from './copy-batches'
 import type { PackedBatch } from './parsed-batches'
 
 /** How the worker sends rows: packed for SQLite's writer thread, COPY text for a PostgreSQL store. */
 export type BatchEncoding = 'packed' | 'copy'
 
-/** Main thread → parse worker: the file's bytes in order, its end, and "batch written". */
-export type ToWorker = { type: 'chunk'; chunk: Uint8Array } | { type: 'end' } | { type: 'ack' }
+/** Main thread → parse worker: the file's bytes in order, its end, and "batch written" (lib/worker-feed.ts). */
+export type ToWorker = { type: 'chunk'; chunk: Uint8Array } | { type: 'end' } | AckMessage
 
-/** Parse worker → main thread: a batch, "chunk taken" (flow control), the end, or why it stopped. */
-export type FromWorker =
-  | { type: 'batch'; batch: PackedBatch | CopyBatch }
-  | { type: 'consumed' }
-  | { type: 'done' }
-  | { type: 'failed'; message: string; formatError: boolean }
+/** What a parse worker says of its failure: whether the file, not the parser, is at fault. */
+export interface ParseFailure {
+  formatError: boolean
+}
+
+/** Parse worker → main thread: the feed's batches, end and failure, and "chunk taken" (flow control). */
+export type FromWorker = FeedMessage<PackedBatch | CopyBatch, ParseFailure> | ConsumedMessage
+export interface ConsumedMessage {
+  type: 'consumed'
+}

@@ -1,47 +1,39 @@
 import { PassThrough } from 'node:stream'
 import { parentPort, workerData } from 'node:worker_threads'
+import { feedPoster, movableBuffers } from '../../lib/worker-feed'
 import type { ImportFormat } from './import-format'
 import { copyBatch, type CopyBatch } from './copy-batches'
-import { movableBuffers, packBatch, type PackedBatch, parsedBatches } from './parsed-batches'
-import type { BatchEncoding, FromWorker, ToWorker } from './parse-protocol'
+import { packBatch, type PackedBatch, type ParsedBatch, parsedBatches } from './parsed-batches'
+import type { BatchEncoding, ConsumedMessage, ParseFailure, ToWorker } from './parse-protocol'
 import { ImportFormatError } from './record-readers'
 import { BACKGROUND_NICE, lowerWorkerPriority } from '../../lib/thread-priority'
 
 /**
  * Worker entry: parses and validates the chunks the main thread sends (parsed-batches.ts) and
- * posts the batches back, at most MAX_BATCHES_AHEAD ahead of the writer so memory stays flat.
+ * posts the batches back (lib/worker-feed.ts), at most MAX_BATCHES_AHEAD ahead of the writer so memory stays flat.
  */
 const { format, batchSize, encoding } = workerData as { format: ImportFormat; batchSize: number; encoding: BatchEncoding }
 const port = parentPort!
 lowerWorkerPriority(BACKGROUND_NICE)
-const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer)
 const MAX_BATCHES_AHEAD = 16
+// For a PostgreSQL store the rows leave as COPY text, for SQLite's writer as v8's serialisation;
+// either way the bytes move to the main thread rather than being copied.
+const feed = feedPoster<ParsedBatch, PackedBatch | CopyBatch, ParseFailure>(port, {
+  maxAhead: MAX_BATCHES_AHEAD,
+  pack: encoding === 'copy' ? copyBatch : packBatch,
+  movable: (encoded) => movableBuffers('copy' in encoded ? encoded.copy : encoded.packed),
+})
 
 const input = new PassThrough()
-let unacknowledged = 0
-let wake: (() => void) | null = null
-
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'chunk') input.write(message.chunk, () => post({ type: 'consumed' }))
+  if (message.type === 'chunk') input.write(message.chunk, () => port.postMessage({ type: 'consumed' } satisfies ConsumedMessage))
   else if (message.type === 'end') input.end()
-  else {
-    unacknowledged--
-    wake?.()
-  }
 })
 
 try {
-  for await (const batch of parsedBatches(input, format, batchSize)) {
-    // For a PostgreSQL store the rows leave as COPY text, for SQLite's writer as v8's serialisation.
-    const encoded: PackedBatch | CopyBatch = encoding === 'copy' ? copyBatch(batch) : packBatch(batch)
-    const bytes = 'copy' in encoded ? encoded.copy : encoded.packed
-    // The bytes move to the main thread rather than being copied, when they fill their buffer alone.
-    post({ type: 'batch', batch: encoded }, movableBuffers(bytes))
-    unacknowledged++
-    while (unacknowledged >= MAX_BATCHES_AHEAD) await new Promise<void>((resolve) => (wake = resolve))
-  }
-  post({ type: 'done' })
+  for await (const batch of parsedBatches(input, format, batchSize)) await feed.send(batch)
+  feed.done()
 } catch (error) {
-  post({ type: 'failed', message: (error as Error).message, formatError: error instanceof ImportFormatError })
+  feed.fail({ message: (error as Error).message, formatError: error instanceof ImportFormatError })
 }
 port.close()

@@ -4,6 +4,7 @@ import { checkCallLog } from '../call-logs/call-log-record'
 import { callLogValues, type CallLogValues } from '../call-logs/call-log-values'
 import type { ImportFormat } from './import-format'
 import { readRecords, type SourceRecord } from './record-readers'
+import { movableBuffers } from '../../lib/worker-feed'
 
 /** A record the parser refused: its 1-based position in the file, the line it starts on, why. */
 export interface RefusedRecord {
@@ -48,11 +49,6 @@ export function packedBuffers(batch: AnyBatch): ArrayBuffer[] {
 }
 
 /** The buffer of `bytes`, when they fill it alone (so moving it gives up nothing else), for a transfer list. */
-export function movableBuffers(bytes: Uint8Array): ArrayBuffer[] {
-  const { buffer, byteOffset, byteLength } = bytes
-  return buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength ? [buffer] : []
-}
-
 export const unpackBatch = (batch: AnyBatch): ParsedBatch => ('packed' in batch ? (deserialize(batch.packed) as ParsedBatch) : batch)
 
 const newBatch = (recordsRead: number): ParsedBatch => ({ rows: [], positions: [], refused: [], recordsRead })

@@ -3,6 +3,9 @@ export const CALL_LOG_PAGE_LIMIT = 1000
 
 const HOUR = 3_600_000
 
+/** Epoch milliseconds as the interface's date-time. */
+export const iso = (ms: number) => new Date(ms).toISOString()
+
 export interface CallLogWindow {
   /** Inclusive bounds, epoch milliseconds. */
   start: number

@@ -1,49 +1,29 @@
-import { canonicalUuid } from '../../../src-shared/schemas/lax-uuid'
-import { MAX_ID_LENGTH } from '../../../src-shared/schemas/params'
 import type { NewCallLog } from '../../db/schema'
-import { checkCallLog } from '../call-logs/call-log-record'
+import { callLogValues } from '../call-logs/call-log-values'
 import { storeCallLogsJob } from '../call-logs/call-logs.write-jobs'
 import { hasCallLogs } from '../call-logs/call-logs.write.repo'
+import { CALL_LOG_PAGE_LIMIT } from './call-log-windows'
+import { type CheckedWindow, walkCheckedWindows, type WalkRange } from './checked-windows'
+import type { FetchedWindow } from './fetch-protocol'
 import { beginPullBulkJob, endPullBulkJob, storePullBulkWindowJob } from './pull-call-logs.write-jobs'
-import { CALL_LOG_PAGE_LIMIT, walkCallLogWindows } from './call-log-windows'
 import { iso, type PullRun } from './pull-run'
 import * as repo from './pulls.repo'
-import { RemoteError } from './remote-client'
+import { fetchWorkerEntry, windowsInWorker } from './windows-in-worker'
 
 /** A resumed call log walk starts this far before where the last one stopped: late lines land there. */
 const RESUME_OVERLAP_MS = 5 * 60_000
 
-/** A record of the window to store, with the steps it makes known (cursor key → tenant). */
-interface Accepted {
-  row: NewCallLog
-  known: Array<[string, string | null]>
-}
-
-/** The window's records checked: the invalid ones counted and noted, other tenants' skipped. */
-function checkWindow(run: PullRun, records: unknown[]): Accepted[] {
+/** Counts a window and notes its problems, as the pull's report shows them. */
+function noteWindow(run: PullRun, window: CheckedWindow<unknown>): void {
   const { counts } = run
-  const accepted: Accepted[] = []
-  for (const [index, value] of records.entries()) {
-    const checked = checkCallLog(value)
-    if ('reason' in checked) {
-      counts.callLogs.invalid++
-      const id = typeof value === 'object' && value !== null && 'id' in value ? String((value as { id: unknown }).id) : `#${index + 1}`
-      run.problem('call logs', `record ${id.slice(0, 60)} not stored: ${checked.reason}`)
-      continue
-    }
-    const log = checked.row
-    if (run.tenantId !== null && log.tenant_id !== run.tenantId) {
-      counts.callLogs.otherTenants++
-      continue
-    }
-    const known: Accepted['known'] = [[`tenant:${log.tenant_id}`, log.tenant_id]]
-    if (log.agent_id) known.push([`agent:${log.agent_id}`, log.tenant_id])
-    // From the record as received: the row's details are already serialized for the store.
-    const squad = (value as { details?: { squad_id?: unknown } }).details?.squad_id
-    if (typeof squad === 'string' && squad.trim() && squad.length <= MAX_ID_LENGTH) known.push([`squad:${canonicalUuid(squad) ?? squad}`, log.tenant_id])
-    accepted.push({ row: log, known })
+  counts.callLogs.windows++
+  counts.callLogs.fetched += window.fetched
+  if (window.saturated) run.problem('call logs', `more than ${CALL_LOG_PAGE_LIMIT} records at ${iso(window.start)}: only ${CALL_LOG_PAGE_LIMIT} could be fetched`)
+  for (const { id, reason } of window.refused) {
+    counts.callLogs.invalid++
+    run.problem('call logs', `record ${id.slice(0, 60)} not stored: ${reason}`)
   }
-  return accepted
+  counts.callLogs.otherTenants += window.otherTenants
 }
 
 /** Counts what a store of the window's rows answered: new, or already stored. */
@@ -54,23 +34,6 @@ function countStored(run: PullRun, stored: boolean[]): void {
   }
 }
 
-/**
- * The window's records checked and in the order to store them: last to first. Lines that share a
- * timestamp are listed newest insertion first (seq desc), so this lists them in the remote's own
- * order, whatever order it breaks ties in. With what they made known (tenants, agents, squads).
- */
-function windowRows(run: PullRun, records: unknown[]): { rows: NewCallLog[]; discovered: Map<string, string | null> } {
-  const accepted = checkWindow(run, records).reverse()
-  return { rows: accepted.map((a) => a.row), discovered: new Map(accepted.flatMap((a) => a.known)) }
-}
-
-/** One page of GET /logs/calls, which must be an array. */
-async function fetchWindow(run: PullRun, start: number, end: number): Promise<unknown[]> {
-  const body = await run.client.getJson('/logs/calls', { start_date: iso(start), end_date: iso(end), limit: CALL_LOG_PAGE_LIMIT })
-  if (!Array.isArray(body)) throw new RemoteError(`GET /logs/calls answered ${typeof body === 'object' ? (body === null ? 'null' : 'an object') : typeof body} where the interface returns an array of call logs`, 'garbage')
-  return body
-}
-
 /** Where the walk starts and what the `call_logs:` cursor records as covered: from the saved cover on, when it holds `since`. */
 interface Walk {
   key: string
@@ -79,35 +42,26 @@ interface Walk {
 }
 
 /** The cursor values a stored window makes true: the steps it made known, and the range covered up to its end. */
-function windowCursors(run: PullRun, walk: Walk, end: number, discovered: Map<string, string | null>) {
+function windowCursors(walk: Walk, end: number, discovered: CheckedWindow<unknown>['known']) {
   return {
-    known: [...discovered].map(([k, tenant]) => ({ key: k, value: JSON.stringify({ tenantId: tenant, completedAt: null }) })),
+    known: discovered.map(([k, tenant]) => ({ key: k, value: JSON.stringify({ tenantId: tenant, completedAt: null }) })),
     cover: { key: walk.key, value: JSON.stringify({ from: walk.coverFrom, to: iso(end) }) },
   }
 }
 
 /**
- * Windows answered ahead of the one being stored. One more than the next keeps the remote busy
- * while this process checks and stores a window (docs/benchmarks.md, "Pull and sync").
+ * Windows answered ahead of the one being handed over. One more than the next keeps the remote
+ * busy while a window is checked and stored (docs/benchmarks.md, "Pull and sync").
  */
 const WINDOWS_AHEAD = 1
 
-/** Walks the pull's windows, handing each one's checked rows to `store` in time order. */
-function walkWindows(run: PullRun, walk: Walk, store: (end: number, rows: NewCallLog[], discovered: Map<string, string | null>) => Promise<void>): Promise<void> {
-  const { counts } = run
-  return walkCallLogWindows({
-    from: walk.from,
-    to: Date.parse(run.row.until),
-    limit: CALL_LOG_PAGE_LIMIT,
-    ahead: WINDOWS_AHEAD,
-    fetchWindow: (start, end) => fetchWindow(run, start, end),
-    onWindow: async (window) => {
-      counts.callLogs.windows++
-      counts.callLogs.fetched += window.records.length
-      if (window.saturated) run.problem('call logs', `more than ${CALL_LOG_PAGE_LIMIT} records at ${iso(window.start)}: only ${CALL_LOG_PAGE_LIMIT} could be fetched`)
-      const { rows, discovered } = windowRows(run, window.records)
-      await store(window.end, rows, discovered)
-    },
+const walkRange = (run: PullRun, walk: Walk): WalkRange => ({ from: walk.from, to: Date.parse(run.row.until), ahead: WINDOWS_AHEAD })
+
+/** Walks the pull's windows on this thread, handing each one checked to `store` in time order. */
+function walkHere(run: PullRun, walk: Walk, store: (window: CheckedWindow<NewCallLog>) => Promise<void>): Promise<void> {
+  return walkCheckedWindows(run.client, walkRange(run, walk), run.tenantId, async (window) => {
+    noteWindow(run, window)
+    await store(window)
   })
 }
 
@@ -117,14 +71,34 @@ function walkWindows(run: PullRun, walk: Walk, store: (end: number, rows: NewCal
  */
 function walkWindowByWindow(run: PullRun, walk: Walk): Promise<void> {
   const { db, source } = run
-  return walkWindows(run, walk, async (end, rows, discovered) => {
-    countStored(run, await run.writer.run(storeCallLogsJob, { origin: { pull_id: run.row.id, source }, rows }))
+  return walkHere(run, walk, async (window) => {
+    countStored(run, await run.writer.run(storeCallLogsJob, { origin: { pull_id: run.row.id, source }, rows: window.rows }))
     const at = new Date().toISOString()
-    const { known, cover } = windowCursors(run, walk, end, discovered)
+    const { known, cover } = windowCursors(walk, window.end, window.known)
     await repo.addCursors(db, source, known, at)
     await repo.setCursor(db, source, cover.key, cover.value, at)
     await run.save()
   })
+}
+
+/**
+ * The windows of a bulk load, each as the store's values, to `store` in time order: fetched and
+ * checked on the fetch worker (windows-in-worker.ts) while the windows before are stored, or on
+ * this thread when the worker's code is not there (an unusual bundle).
+ */
+async function eachWindowInBulk(run: PullRun, walk: Walk, store: (window: FetchedWindow) => Promise<void>): Promise<void> {
+  const entry = run.options.fetchWorker === undefined ? fetchWorkerEntry() : run.options.fetchWorker
+  if (!entry) return walkHere(run, walk, (window) => store({ ...window, rows: window.rows.map(callLogValues) }))
+  const windows = windowsInWorker({ client: run.clientOptions, range: walkRange(run, walk), tenantId: run.tenantId, onAttempt: run.attempted, signal: run.signal, entry })
+  try {
+    for await (const window of windows) {
+      noteWindow(run, window)
+      await store(window)
+    }
+  } finally {
+    // The pull's own client asks next: no sooner than the rate allows after the worker's last request.
+    run.client.followOther()
+  }
 }
 
 /**
@@ -141,14 +115,16 @@ function walkInBulk(run: PullRun, walk: Walk): Promise<boolean> {
     if (!(await job(beginPullBulkJob, { pullId, source }))) return false
     let failed = false
     try {
-      await walkWindows(run, walk, async (end, rows, discovered) => {
+      await eachWindowInBulk(run, walk, async (window) => {
         const progress = run.progress()
-        countStored(run, await job(storePullBulkWindowJob, { pullId, source, rows, ...windowCursors(run, walk, end, discovered), progress, at: progress.updated_at }))
+        const bulkWindow = { pullId, source, values: window.rows, ...windowCursors(walk, window.end, window.known), progress, at: progress.updated_at }
+        const stored = await job(storePullBulkWindowJob, bulkWindow).catch((error: unknown) => {
+          failed = true
+          throw error
+        })
+        countStored(run, stored)
         run.recorded(run.progress())
       })
-    } catch (error) {
-      failed = !(error instanceof RemoteError)
-      throw error
     } finally {
       await job(endPullBulkJob, { pullId, failed })
     }

@@ -1,7 +1,6 @@
 import { executeOn } from '../../db/inline-store'
-import type { NewCallLog } from '../../db/schema'
 import { defineWriteJob, type WriteContext } from '../../db/write-job'
-import { callLogValues } from '../call-logs/call-log-values'
+import type { CallLogValues } from '../call-logs/call-log-values'
 import { beginCheckpointedLoad, type CallLogInsert, type CheckpointedLoad, prepareCallLogInsert, withCheckConstraintsOff } from '../call-logs/call-logs.write.repo'
 import * as repo from './pulls.repo'
 
@@ -55,7 +54,8 @@ function sessionOf(ctx: WriteContext, pullId: string): BulkSession {
 export interface BulkWindow {
   pullId: string
   source: string
-  rows: NewCallLog[]
+  /** The window's checked rows as the store's values, in the order to store them. */
+  values: CallLogValues[]
   /** Steps the window made known (addCursors), and the call log range covered so far (setCursor). */
   known: Array<{ key: string; value: string }>
   cover: { key: string; value: string }
@@ -67,11 +67,11 @@ export interface BulkWindow {
 export const storePullBulkWindowJob = defineWriteJob('pulls.bulk-window', (ctx, w: BulkWindow): boolean[] => {
   const session = sessionOf(ctx, w.pullId)
   const { db, sqlite } = ctx
-  const stored = withCheckConstraintsOff(sqlite, () => w.rows.map((row) => session.insert(callLogValues(row))))
+  const stored = withCheckConstraintsOff(sqlite, () => w.values.map((values) => session.insert(values)))
   if (w.known.length) executeOn(sqlite, repo.addCursorsQuery(db, w.source, w.known, w.at).compile())
   executeOn(sqlite, repo.setCursorQuery(db, w.source, w.cover.key, w.cover.value, w.at).compile())
   executeOn(sqlite, repo.updatePullQuery(db, w.pullId, w.progress).compile())
-  session.sinceCheckpoint += w.rows.length
+  session.sinceCheckpoint += w.values.length
   if (session.sinceCheckpoint >= checkpointRecords()) {
     session.load.checkpoint()
     session.sinceCheckpoint = 0

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema'
 import type { StoreWriter } from '../../db/store-writer'
 import { MAX_REPORTED_PULL_ERRORS, emptyCounts, toReport, type PullCounts, type PullProblem, type PullReport } from './pull-report'
 import * as repo from './pulls.repo'
-import { createRemoteClient, type RemoteClient } from './remote-client'
+import { createRemoteClient, type RemoteAttempt, type RemoteClient, type RemoteClientOptions } from './remote-client'
 
 export interface PullOptions {
   baseUrl: string
@@ -35,9 +35,11 @@ export interface PullOptions {
    * the one-shot CLI asks for it; the default stores window by window with every index live.
    */
   bulk?: 'auto' | false
+  /** A bulk load's fetch worker script (windows-in-worker.ts) when not the default; null fetches on this thread. For tests. */
+  fetchWorker?: URL | null
 }
 
-export const iso = (ms: number) => new Date(ms).toISOString()
+export { iso } from './call-log-windows'
 
 /** What a step's cursor holds: whose it is, and when its last fetch finished. */
 export interface StepState {
@@ -60,6 +62,12 @@ export interface PullRun {
   tenantId: string | null
   counts: PullCounts
   client: RemoteClient
+  /** What `client` was made with but its signal and callback: for another client of the same pull (the fetch worker's). */
+  clientOptions: Omit<RemoteClientOptions, 'signal' | 'onAttempt'>
+  /** Told of another client's attempts: counted on the pull's record, a Retry-After held to by `client` too. */
+  attempted(attempt: RemoteAttempt): void
+  /** Aborted when the pull is cancelled. */
+  signal: AbortSignal
   /** Notes a problem met at a step (the first MAX_REPORTED_PULL_ERRORS are kept). */
   problem(step: string, reason: string): void
   /** The pull's counts and problems, as its record stores them. */
@@ -95,23 +103,27 @@ export async function openPullRun(
     errors: JSON.stringify(errors),
     updated_at: new Date().toISOString(),
   })
-  const client = createRemoteClient({
+  const clientOptions = {
     baseUrl: source,
     token: options.token,
     rate: options.rate,
     timeoutMs: options.timeoutMs,
     retries: options.retries,
     backoffMs: options.backoffMs,
-    signal,
-    onAttempt: (a) => {
-      row.requests++
-      if (a.waitMs !== null) row.retries++
-    },
-  })
+  }
+  const count = (a: RemoteAttempt) => {
+    row.requests++
+    if (a.waitMs !== null) row.retries++
+  }
+  const client = createRemoteClient({ ...clientOptions, signal, onAttempt: count })
   const mark = await repo.resumeMark(db, source, row.id)
 
   return {
-    db, writer, row, options, source, tenantId, counts, client, progress,
+    db, writer, row, options, source, tenantId, counts, client, clientOptions, signal, progress,
+    attempted(attempt) {
+      count(attempt)
+      if (attempt.notBefore !== undefined) client.holdUntil(attempt.notBefore)
+    },
     problem(step, reason) {
       if (errors.length < MAX_REPORTED_PULL_ERRORS) errors.push({ step, reason })
     },

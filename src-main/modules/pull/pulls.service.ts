@@ -15,6 +15,7 @@ import { pullKnownSessions } from './pull-sessions'
 import { pullKnownTenants, pullTenant } from './pull-tenants'
 import * as repo from './pulls.repo'
 import { normalizeBaseUrl, RemoteError } from './remote-client'
+import { FetchStoppedError } from './windows-in-worker'
 
 export { MAX_REPORTED_PULL_ERRORS, type PullCounts, type PullProblem, type PullReport } from './pull-report'
 export type { PullOptions } from './pull-run'
@@ -106,8 +107,9 @@ async function runPull(
   } catch (error) {
     const cancelled = error instanceof RemoteError && error.kind === 'cancelled'
     row.status = cancelled ? 'cancelled' : 'failed'
-    row.failure = error instanceof RemoteError ? error.message : `could not store what was fetched: ${(error as Error).message}`
-    row.failure_kind = error instanceof RemoteError ? error.kind : 'store'
+    // The fetch worker's own failure says so; any other error that is not the remote's is the store's.
+    row.failure = error instanceof RemoteError || error instanceof FetchStoppedError ? error.message : `could not store what was fetched: ${(error as Error).message}`
+    row.failure_kind = error instanceof RemoteError ? error.kind : error instanceof FetchStoppedError ? 'fetch' : 'store'
   }
   const end = { ...pull.progress(), status: row.status, failure: row.failure, failure_kind: row.failure_kind, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
   Object.assign(row, end)

@@ -38,8 +38,21 @@ export interface RemoteClientOptions {
   maxBackoffMs?: number
   signal?: AbortSignal
   /** Told of each attempt, for progress and counts. */
-  onAttempt?: (attempt: { path: string; status: number | null; retry: number; waitMs: number | null }) => void
+  onAttempt?: (attempt: RemoteAttempt) => void
 }
+
+export interface RemoteAttempt {
+  path: string
+  status: number | null
+  retry: number
+  /** The wait before the next try, or null when there is none (an answer, or the last failure). */
+  waitMs: number | null
+  /** When a Retry-After set it: no request of the client starts before this (epoch ms). */
+  notBefore?: number
+}
+
+/** What a request stopped by the pull's signal throws. */
+export const cancelledError = () => new RemoteError('the pull was cancelled', 'cancelled')
 
 /** The base URL as stored with what was pulled: http(s), no query, no trailing slash. */
 export function normalizeBaseUrl(text: string): string {
@@ -66,13 +79,14 @@ const describe = (status: number, body: string) => {
  */
 export function createRemoteClient(options: RemoteClientOptions) {
   const base = normalizeBaseUrl(options.baseUrl)
-  const take = createRateLimiter(options.rate ?? 5)
+  const rate = options.rate ?? 5
+  const take = createRateLimiter(rate)
   const retries = options.retries ?? 5
   const backoff = { baseMs: options.backoffMs ?? 500, maxMs: options.maxBackoffMs ?? 30_000 }
   const timeoutMs = options.timeoutMs ?? 30_000
   const signal = options.signal
 
-  const cancelled = () => new RemoteError('the pull was cancelled', 'cancelled')
+  const cancelled = cancelledError
   // Set by a Retry-After: no request of this client starts before then (several may be under way).
   let notBefore = 0
 
@@ -95,6 +109,14 @@ export function createRemoteClient(options: RemoteClientOptions) {
 
   return {
     base,
+    /** Starts no request before `at` (epoch ms): a Retry-After another client of the same pull was given. */
+    holdUntil(at: number): void {
+      notBefore = Math.max(notBefore, at)
+    },
+    /** Another client of the same pull has just made its requests: this one's next waits a turn of the rate. */
+    followOther(): void {
+      notBefore = Math.max(notBefore, Date.now() + 1000 / rate)
+    },
     async getJson(path: string, query: Record<string, string | number> = {}): Promise<unknown> {
       const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()
       const url = `${base}${path}${search ? `?${search}` : ''}`
@@ -132,7 +154,7 @@ export function createRemoteClient(options: RemoteClientOptions) {
         const retryAfter = 'status' in result ? parseRetryAfter(result.retryAfter) : null
         const waitMs = backoffDelay(retry, retryAfter, backoff)
         if (retryAfter !== null) notBefore = Math.max(notBefore, Date.now() + waitMs)
-        options.onAttempt?.({ path, status, retry, waitMs })
+        options.onAttempt?.({ path, status, retry, waitMs, ...(retryAfter !== null ? { notBefore } : {}) })
         try {
           await sleep(waitMs, undefined, { signal })
         } catch {

@@ -1,0 +1,42 @@
+import { serialize } from 'node:v8'
+import { parentPort, workerData } from 'node:worker_threads'
+import { feedPoster, movableBuffers, type Packed } from '../../lib/worker-feed'
+import { callLogValues } from '../call-logs/call-log-values'
+import { walkCheckedWindows } from './checked-windows'
+import type { AttemptMessage, FetchedWindow, FetchFailure, FetchWorkerData, ToFetchWorker } from './fetch-protocol'
+import { createRemoteClient, RemoteError } from './remote-client'
+
+/**
+ * Worker entry: walks the pull's call log windows (checked-windows.ts) with a remote client of
+ * its own, under the pull's rate limit, retries and backoff, and posts each window checked, its
+ * rows as the store's values, to the pull's thread (windows-in-worker.ts), at most
+ * MAX_WINDOWS_AHEAD ahead of the store. Fetching, decoding and checking then cost the thread that
+ * stores nothing.
+ */
+const { client: clientOptions, range, tenantId } = workerData as FetchWorkerData
+const port = parentPort!
+
+/**
+ * Windows answered and checked, not yet stored: about 0.6 MiB each at a full page, and enough to
+ * ride out a commit or a checkpoint's full-text indexing on the storing thread.
+ */
+const MAX_WINDOWS_AHEAD = 16
+
+const cancel = new AbortController()
+port.on('message', (message: ToFetchWorker) => {
+  if (message.type === 'cancel') cancel.abort()
+})
+const feed = feedPoster<FetchedWindow, Packed, FetchFailure>(port, { maxAhead: MAX_WINDOWS_AHEAD, pack: (window) => ({ packed: serialize(window) }), movable: ({ packed }) => movableBuffers(packed) })
+const client = createRemoteClient({
+  ...clientOptions,
+  signal: cancel.signal,
+  onAttempt: (attempt) => port.postMessage({ type: 'attempt', attempt } satisfies AttemptMessage),
+})
+
+try {
+  await walkCheckedWindows(client, range, tenantId, (window) => feed.send({ ...window, rows: window.rows.map(callLogValues) }))
+  feed.done()
+} catch (error) {
+  feed.fail(error instanceof RemoteError ? { message: error.message, kind: error.kind, status: error.status } : { message: (error as Error).message, kind: 'bug', status: null })
+}
+port.close()
