@@ -132,7 +132,20 @@ ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model
 The pull's time includes everything it does after the call logs (tenants, every agent's sessions, squad
 analytics, trunks, provider details). Into a new store the CLI loads the call logs in bulk (docs/architecture.md,
 "Pulling from a live backend"): secondary indexes and full-text triggers dropped, a commit every 100,000 rows, all
-built at the end; the next window and one more are asked for while a window is stored.
+built at the end; the next window and one more are asked for while a window is handed over, and the windows
+are fetched, decoded and checked on a worker thread while the CLI's thread stores the ones before.
+
+Before the fetch worker (2026-11-26, main as it was, the same bench under the heavy lock but with other
+helpers' tests and type checks running beside it, load average 1.4 when it started and 6.9 when it ended): the
+pull took 202.9 s, 4,929 records/s, 0.05× a floor of 11.0 s (91,299 records/s), in 2,971 windows and 4,243
+requests. The figures of this section swing with that load by 3× from run to run; only ratios taken in one run
+say much. The table above is the run with the fetch worker (2026-11-27 00:16–00:26 UTC, load average 6.1 when it
+started, 4.3 when it ended, 8–10 over five minutes): the floor was 1.6× slower than in the run before (17.7 s against
+11.0 s) and so was the pull (325.4 s against 202.9 s), the same 0.05× of the floor. With every core taken by other
+work, moving the fetching, decoding and checking to a second thread cannot show: the pull's work is the same, plus
+packing each window (\`v8.serialize\` on the worker, \`deserialize\` on the storing thread). No fresh profile
+was taken (the heavy lock was held by other work until 00:16, and the scripted profile run after the bench failed
+on a bug of its own); the one below is from before the worker.
 
 Before the bulk path (2026-11-25, the same bench on this machine under the same load from other work, load
 average 3–7): the pull took 138.5 s, 7,221 records/s, 0.04× a floor of 172,147 records/s (on a quiet machine
@@ -156,9 +169,18 @@ The bound: SQLite's own work for these rows (inserts, full-text indexes, index b
 already about twice the 12–16 s that 0.5× of the floor (172,147 or 122,976 records/s here) allows for everything, and it is the store ceiling that
 "Import into a new database" measures (82,379 records/s on a quiet machine, 0.49× of the floor there). Fetching,
 decoding and checking add about 16 s on the same thread, and the remote's server needs the second core. So 0.5×
-is out of reach on 2 cores for any pull that stores and indexes what it fetches; what is left to take is the
-thread's share of decoding and checking (on a worker, as imports parse, if a core is free: here it is not) and
-the speculative requests.
+is out of reach on 2 cores for any pull that stores and indexes what it fetches. The fetch worker takes the
+decoding and checking (about 16 s) and its garbage off the storing thread, which is then left with SQLite's
+32 s and the unpacking: the pull's own bound becomes that thread, 1,000,296 ÷ 32 s ≈ 31,000 records/s, about 0.18–0.25×
+of the floors measured here (122,976–172,147 records/s), if the worker and the remote's server share the second core
+without making it wait. They need about 16 s and the remote's own serving of 4,242 pages, so on 2 cores the two
+sides are near even and the pull can reach the store's bound only when nothing else runs: 16,470 records/s on
+2026-11-25 was 0.53× of that bound, the run above 0.10×. Deferring the full-text indexing of each checkpoint to
+the end (as the store ceiling does; resume would still hold, since the load's row keeps \`indexed_seq\` and the next
+open indexes from there) should not help here, by this argument, not measured: the indexing should cost about the
+same in ten parts or in one (FTS5 flushes and merges its segments by size either way), and at the end it would run
+with nothing to overlap it, where at a checkpoint the worker and the remote work meanwhile. The checkpoint interval (100,000 rows, 10 commits,
+about 3 s, 5%) stays: fewer commits would save at most those 3 s, against more refetching after a kill.
 
 The console while a sync writes: a mirror \`serve\` keeps the remote in sync (its first cycle pulls every call
 log) while a client asks it for the explorer's first page (tRPC \`callLogs.search\`, 100 rows) every 50 ms;
@@ -168,6 +190,9 @@ then the sync is switched off and the same number of queries is the floor. ${syn
 |---|---:|---:|---:|---:|
 | while the sync writes | ${d.n} | ${d.p50.toFixed(1)} | ${d.p99.toFixed(1)} | ${d.max.toFixed(1)} |
 | sync off (floor) | ${i.n} | ${i.p50.toFixed(1)} | ${i.p99.toFixed(1)} | ${i.max.toFixed(1)} |
+
+A sync stores window by window on its own thread, which the fetch worker does not change: these figures move
+with the machine's load (a quieter run on 2026-11-25: p99 62.4 ms while the sync wrote, 14.6 ms off).
 `
     const reportPath = join(root, 'docs', 'benchmarks.md')
     writeFileSync(reportPath, withSection(readFileSync(reportPath, 'utf8'), '## Pull and sync', section))
