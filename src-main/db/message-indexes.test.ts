@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { migratedDb } from '../../test/helpers/migrated-db'
 import { IDS } from '../../test/helpers/rows'
+import { callLogValues } from '../modules/call-logs/call-log-values'
 import { beginBulkLoad, storeCallLogs } from '../modules/call-logs/call-logs.write.repo'
 import { withSearchIndexRebuilt } from '../modules/database/pack.repo'
 import type { DatabaseHandle } from './connection'
@@ -40,7 +41,7 @@ describe('message indexes', () => {
     ])
     const insert = insertRaw(handle)
     insert(row(1, 'groq timeout after 2 attempts'))
-    storeCallLogs(handle.sqlite, (values) => handle.sqlite.prepare('insert into call_logs (id, tenant_id, log_type, log_level, message, timestamp) values (?, ?, ?, ?, ?, ?)').run(...values.slice(0, 6)).changes === 1, [row(2, 'Rate limit reached') as never])
+    storeCallLogs(handle.sqlite, (values) => handle.sqlite.prepare('insert into call_logs (id, tenant_id, log_type, log_level, message, timestamp) values (?, ?, ?, ?, ?, ?)').run(...values.slice(0, 6)).changes === 1, [callLogValues(row(2, 'Rate limit reached'))])
     const bulk = beginBulkLoad(handle.sqlite)
     insert(row(3, 'webhook timed out'))
     bulk.indexMessages()

@@ -9,7 +9,7 @@ register()
 const post = parentPort.postMessage.bind(parentPort)
 let withRecords = 0
 parentPort.postMessage = (message, transfer) => {
-  if (message.type === 'batch' && deserialize(message.batch.packed).rows.length > 0 && ++withRecords > 3) process.exit(9)
+  if (message.type === 'batch' && deserialize(message.batch.rows.packed).length > 0 && ++withRecords > 3) process.exit(9)
   post(message, transfer)
 }
 await import('../../src-main/modules/pull/fetch-worker.ts')

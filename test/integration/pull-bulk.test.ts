@@ -242,6 +242,17 @@ describe('a bulk load whose fetching stops in the middle', () => {
     await expectResumed(path, report.counts.callLogs.inserted)
   })
 
+  it('fetches a window-by-window pull on the worker too: a worker that dies is reported, what was stored stays, and the next pull resumes', async () => {
+    const path = join(tempDir(), 'died-windows.sqlite')
+    const fetchWorker = new URL('../helpers/fetch-worker-that-dies.mjs', import.meta.url)
+    const report = await pullInto(path, false, undefined, { fetchWorker })
+    expect(report).toMatchObject({ status: 'failed', failure: 'the thread fetching the call logs stopped (exit code 9)', failureKind: 'fetch' })
+    // Three windows with records were handed over, each stored in its own transaction.
+    expect(report.counts.callLogs.inserted).toBeGreaterThan(0)
+    expect(report.counts.callLogs.inserted).toBe(report.counts.callLogs.fetched)
+    await expectResumed(path, report.counts.callLogs.inserted)
+  })
+
   it('reports the remote failing as a window-by-window pull does, keeps what it stored, and the next pull resumes', async () => {
     const path = join(tempDir(), 'garbage.sqlite')
     let calls = 0

@@ -1,3 +1,4 @@
+import { deserialize, serialize } from 'node:v8'
 import type { CallLog } from '../../../src-shared/schemas/call-log'
 import type { NewCallLog } from '../../db/schema'
 
@@ -15,6 +16,17 @@ export const STORED_CALL_LOG_COLUMNS = [...CALL_LOG_COLUMNS, 'log_level_original
 
 /** A call log row as positional values, in STORED_CALL_LOG_COLUMNS order. */
 export type CallLogValues = Array<string | null>
+
+/**
+ * Rows' values as bytes (v8's serialisation): how a window or batch of rows crosses from the thread
+ * that checked them to the one that stores them, moved rather than copied, unopened in between.
+ */
+export interface PackedCallLogValues {
+  packed: Uint8Array
+}
+
+export const packCallLogValues = (values: CallLogValues[]): PackedCallLogValues => ({ packed: serialize(values) })
+export const unpackCallLogValues = ({ packed }: PackedCallLogValues): CallLogValues[] => deserialize(packed) as CallLogValues[]
 
 /** A row object as the positional values `prepareCallLogInsert` takes. */
 export const callLogValues = (row: NewCallLog): CallLogValues => STORED_CALL_LOG_COLUMNS.map((c) => row[c] ?? null) as CallLogValues

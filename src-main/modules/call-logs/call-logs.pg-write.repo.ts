@@ -3,8 +3,7 @@ import { pipeline } from 'node:stream/promises'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { copyLines } from '../../db/pg-copy-text'
-import type { NewCallLog } from '../../db/schema'
-import { callLogValues, STORED_CALL_LOG_COLUMNS } from './call-log-values'
+import { type CallLogValues, STORED_CALL_LOG_COLUMNS } from './call-log-values'
 import type { CallLogOrigin } from './call-logs.write.repo'
 
 /*
@@ -96,17 +95,17 @@ export async function inTransaction<T>(client: pg.ClientBase, work: () => Promis
  * Stores checked rows in one transaction (the PostgreSQL side of storeCallLogs, for a pull's
  * window); per row, whether it was new. A connection of its own for the staging table.
  */
-export async function storeCallLogsPg(pool: pg.Pool, origin: CallLogOrigin, rows: readonly NewCallLog[]): Promise<boolean[]> {
+export async function storeCallLogsPg(pool: pg.Pool, origin: CallLogOrigin, rows: CallLogValues[]): Promise<boolean[]> {
   if (rows.length === 0) return []
   const client = await pool.connect()
   let failure: Error | undefined
   try {
     await openCallLogStaging(client)
-    await stageCallLogs(client, [Buffer.from(copyLines(rows.map(callLogValues), (i) => i))])
+    await stageCallLogs(client, [Buffer.from(copyLines(rows, (i) => i))])
     await ensureStagedMonths(client)
     const { ids } = await inTransaction(client, () => insertStagedCallLogs(client, origin, true))
     // The first row with a written id is the one written (insertStagedCallLogs); later ones were duplicates.
-    return rows.map((row) => ids.delete(row.id))
+    return rows.map((values) => ids.delete(values[0]!))
   } catch (error) {
     failure = error as Error
     throw error

@@ -1,18 +1,22 @@
 import { defineWriteJob } from '../../db/write-job'
-import type { NewCallLog } from '../../db/schema'
+import { movableBuffers } from '../../lib/worker-feed'
+import { type PackedCallLogValues, unpackCallLogValues } from './call-log-values'
 import { storeCallLogsPg } from './call-logs.pg-write.repo'
 import { type CallLogOrigin, finishOrphanedBulkLoads, prepareCallLogInsert, storeCallLogs } from './call-logs.write.repo'
 
-type StoreArgs = { origin: CallLogOrigin; rows: NewCallLog[] }
+type StoreArgs = { origin: CallLogOrigin; rows: PackedCallLogValues }
 
 /**
  * Stores checked call logs from one origin in one transaction (storeCallLogs; on PostgreSQL,
- * storeCallLogsPg: COPY into staging, then one insert); per row, whether it was new.
+ * storeCallLogsPg: COPY into staging, then one insert); per row, whether it was new. The rows come
+ * packed and move to the writer thread unopened: the thread that sends them (a pull's, the
+ * service's) neither rebuilds nor copies them (docs/architecture.md, "Pulling from a live backend").
  */
 export const storeCallLogsJob = defineWriteJob(
   'call-logs.store',
-  ({ db, sqlite }, { origin, rows }: StoreArgs) => storeCallLogs(sqlite, prepareCallLogInsert(db, sqlite, origin), rows),
-  ({ pool }, { origin, rows }: StoreArgs) => storeCallLogsPg(pool, origin, rows),
+  ({ db, sqlite }, { origin, rows }: StoreArgs) => storeCallLogs(sqlite, prepareCallLogInsert(db, sqlite, origin), unpackCallLogValues(rows)),
+  ({ pool }, { origin, rows }: StoreArgs) => storeCallLogsPg(pool, origin, unpackCallLogValues(rows)),
+  { transfer: ({ rows }) => movableBuffers(rows.packed) },
 )
 
 /**

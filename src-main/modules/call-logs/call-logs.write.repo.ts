@@ -5,7 +5,7 @@ import { executeOn } from '../../db/inline-store'
 import { isOrphanedRun } from '../../lib/process-alive'
 import { messageIndexTriggers, prepareIndexMessagesAfter } from '../../db/message-indexes'
 import type { Database, NewCallLog } from '../../db/schema'
-import { callLogValues, type CallLogValues, STORED_CALL_LOG_COLUMNS } from './call-log-values'
+import { type CallLogValues, STORED_CALL_LOG_COLUMNS } from './call-log-values'
 
 /*
  * The call log write path, shared by imports and pulls: one checked insert, batches committed with
@@ -82,8 +82,8 @@ export function writeCallLogBatch<T>(sqlite: BetterSqlite3.Database, write: () =
 }
 
 /** Stores checked rows in one transaction (writeCallLogBatch); per row, whether it was new. */
-export function storeCallLogs(sqlite: BetterSqlite3.Database, insert: CallLogInsert, rows: readonly NewCallLog[]): boolean[] {
-  return writeCallLogBatch(sqlite, () => rows.map((row) => insert(callLogValues(row))))
+export function storeCallLogs(sqlite: BetterSqlite3.Database, insert: CallLogInsert, rows: readonly CallLogValues[]): boolean[] {
+  return writeCallLogBatch(sqlite, () => rows.map((values) => insert(values)))
 }
 
 export interface BulkLoad {

@@ -1,6 +1,7 @@
 import { canonicalUuid } from '../../../src-shared/schemas/lax-uuid'
 import { MAX_ID_LENGTH } from '../../../src-shared/schemas/params'
 import type { NewCallLog } from '../../db/schema'
+import { callLogValues, packCallLogValues, type PackedCallLogValues } from '../call-logs/call-log-values'
 import { checkCallLog } from '../call-logs/call-log-record'
 import { CALL_LOG_PAGE_LIMIT, iso, walkCallLogWindows } from './call-log-windows'
 import { type RemoteClient, RemoteError } from './remote-client'
@@ -67,6 +68,16 @@ export function checkWindow(records: unknown[], tenantId: string | null): Omit<C
     known: [...new Map(accepted.flatMap((a) => a.known))],
   }
 }
+
+
+/**
+ * A window as the feed carries it: what the pull counts and notes as plain data, its rows as the
+ * store's values packed (call-log-values.ts), which move on to the thread that stores them unopened.
+ */
+export type FetchedWindow = Omit<CheckedWindow<never>, 'rows'> & { rows: PackedCallLogValues }
+
+/** A checked window as it goes on to be stored (fetch-protocol.ts): its rows packed as the store's values. */
+export const packWindow = (window: CheckedWindow<NewCallLog>): FetchedWindow => ({ ...window, rows: packCallLogValues(window.rows.map(callLogValues)) })
 
 /** One page of GET /logs/calls, which must be an array. */
 async function fetchWindow(client: RemoteClient, start: number, end: number): Promise<unknown[]> {

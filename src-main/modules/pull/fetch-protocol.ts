@@ -1,6 +1,5 @@
-import type { AckMessage, FeedMessage, Packed } from '../../lib/worker-feed'
-import type { CallLogValues } from '../call-logs/call-log-values'
-import type { CheckedWindow, WalkRange } from './checked-windows'
+import type { AckMessage, FeedMessage } from '../../lib/worker-feed'
+import type { FetchedWindow, WalkRange } from './checked-windows'
 import type { RemoteAttempt, RemoteClientOptions, RemoteErrorKind } from './remote-client'
 
 /*
@@ -14,9 +13,6 @@ export interface FetchWorkerData {
   range: WalkRange
   tenantId: string | null
 }
-
-/** A window as the feed carries it: its rows as the store's positional values (call-log-values.ts). */
-export type FetchedWindow = CheckedWindow<CallLogValues>
 
 /** Why the walk stopped: the remote's error as the pull reports it, or the worker's own fault (`bug`). */
 export interface FetchFailure {
@@ -34,4 +30,4 @@ export interface AttemptMessage {
 export type ToFetchWorker = AckMessage | { type: 'cancel' }
 
 /** Worker → caller. */
-export type FromFetchWorker = FeedMessage<Packed, FetchFailure> | AttemptMessage
+export type FromFetchWorker = FeedMessage<FetchedWindow, FetchFailure> | AttemptMessage

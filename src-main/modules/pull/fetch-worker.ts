@@ -1,9 +1,8 @@
-import { serialize } from 'node:v8'
 import { parentPort, workerData } from 'node:worker_threads'
-import { feedPoster, movableBuffers, type Packed } from '../../lib/worker-feed'
-import { callLogValues } from '../call-logs/call-log-values'
-import { walkCheckedWindows } from './checked-windows'
-import type { AttemptMessage, FetchedWindow, FetchFailure, FetchWorkerData, ToFetchWorker } from './fetch-protocol'
+import { feedPoster, movableBuffers } from '../../lib/worker-feed'
+import type { NewCallLog } from '../../db/schema'
+import { type CheckedWindow, type FetchedWindow, packWindow, walkCheckedWindows } from './checked-windows'
+import type { AttemptMessage, FetchFailure, FetchWorkerData, ToFetchWorker } from './fetch-protocol'
 import { createRemoteClient, RemoteError } from './remote-client'
 
 /**
@@ -26,7 +25,11 @@ const cancel = new AbortController()
 port.on('message', (message: ToFetchWorker) => {
   if (message.type === 'cancel') cancel.abort()
 })
-const feed = feedPoster<FetchedWindow, Packed, FetchFailure>(port, { maxAhead: MAX_WINDOWS_AHEAD, pack: (window) => ({ packed: serialize(window) }), movable: ({ packed }) => movableBuffers(packed) })
+const feed = feedPoster<CheckedWindow<NewCallLog>, FetchedWindow, FetchFailure>(port, {
+  maxAhead: MAX_WINDOWS_AHEAD,
+  pack: packWindow,
+  movable: ({ rows }) => movableBuffers(rows.packed),
+})
 const client = createRemoteClient({
   ...clientOptions,
   signal: cancel.signal,
@@ -34,7 +37,7 @@ const client = createRemoteClient({
 })
 
 try {
-  await walkCheckedWindows(client, range, tenantId, (window) => feed.send({ ...window, rows: window.rows.map(callLogValues) }))
+  await walkCheckedWindows(client, range, tenantId, (window) => feed.send(window))
   feed.done()
 } catch (error) {
   feed.fail(error instanceof RemoteError ? { message: error.message, kind: error.kind, status: error.status } : { message: (error as Error).message, kind: 'bug', status: null })

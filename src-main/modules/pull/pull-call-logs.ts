@@ -1,10 +1,8 @@
-import type { NewCallLog } from '../../db/schema'
-import { callLogValues } from '../call-logs/call-log-values'
 import { storeCallLogsJob } from '../call-logs/call-logs.write-jobs'
 import { hasCallLogs } from '../call-logs/call-logs.write.repo'
 import { CALL_LOG_PAGE_LIMIT } from './call-log-windows'
-import { type CheckedWindow, walkCheckedWindows, type WalkRange } from './checked-windows'
-import type { FetchedWindow } from './fetch-protocol'
+import { type CheckedWindow, packWindow, walkCheckedWindows, type WalkRange } from './checked-windows'
+import type { FetchedWindow } from './checked-windows'
 import { beginPullBulkJob, endPullBulkJob, storePullBulkWindowJob } from './pull-call-logs.write-jobs'
 import { iso, type PullRun } from './pull-run'
 import * as repo from './pulls.repo'
@@ -14,7 +12,7 @@ import { fetchWorkerEntry, windowsInWorker } from './windows-in-worker'
 const RESUME_OVERLAP_MS = 5 * 60_000
 
 /** Counts a window and notes its problems, as the pull's report shows them. */
-function noteWindow(run: PullRun, window: CheckedWindow<unknown>): void {
+function noteWindow(run: PullRun, window: Omit<CheckedWindow<unknown>, 'rows'>): void {
   const { counts } = run
   counts.callLogs.windows++
   counts.callLogs.fetched += window.fetched
@@ -57,39 +55,22 @@ const WINDOWS_AHEAD = 1
 
 const walkRange = (run: PullRun, walk: Walk): WalkRange => ({ from: walk.from, to: Date.parse(run.row.until), ahead: WINDOWS_AHEAD })
 
-/** Walks the pull's windows on this thread, handing each one checked to `store` in time order. */
-function walkHere(run: PullRun, walk: Walk, store: (window: CheckedWindow<NewCallLog>) => Promise<void>): Promise<void> {
-  return walkCheckedWindows(run.client, walkRange(run, walk), run.tenantId, async (window) => {
-    noteWindow(run, window)
-    await store(window)
-  })
-}
-
 /**
- * Each window stored in one transaction (call-logs.write.repo storeCallLogs) with every index
- * live, then its cursors and the pull's progress.
+ * The pull's windows, checked and packed, to `store` in time order: fetched, decoded and checked on
+ * the fetch worker (windows-in-worker.ts) while the windows before are stored, so none of that
+ * work is on the pull's thread (in the app, the thread answering requests); or on this thread when
+ * the worker's code is not there (an unusual bundle).
  */
-function walkWindowByWindow(run: PullRun, walk: Walk): Promise<void> {
-  const { db, source } = run
-  return walkHere(run, walk, async (window) => {
-    countStored(run, await run.writer.run(storeCallLogsJob, { origin: { pull_id: run.row.id, source }, rows: window.rows }))
-    const at = new Date().toISOString()
-    const { known, cover } = windowCursors(walk, window.end, window.known)
-    await repo.addCursors(db, source, known, at)
-    await repo.setCursor(db, source, cover.key, cover.value, at)
-    await run.save()
-  })
-}
-
-/**
- * The windows of a bulk load, each as the store's values, to `store` in time order: fetched and
- * checked on the fetch worker (windows-in-worker.ts) while the windows before are stored, or on
- * this thread when the worker's code is not there (an unusual bundle).
- */
-async function eachWindowInBulk(run: PullRun, walk: Walk, store: (window: FetchedWindow) => Promise<void>): Promise<void> {
+async function eachWindow(run: PullRun, walk: Walk, store: (window: FetchedWindow) => Promise<void>): Promise<void> {
+  const range = walkRange(run, walk)
   const entry = run.options.fetchWorker === undefined ? fetchWorkerEntry() : run.options.fetchWorker
-  if (!entry) return walkHere(run, walk, (window) => store({ ...window, rows: window.rows.map(callLogValues) }))
-  const windows = windowsInWorker({ client: run.clientOptions, range: walkRange(run, walk), tenantId: run.tenantId, onAttempt: run.attempted, signal: run.signal, entry })
+  if (!entry) {
+    return walkCheckedWindows(run.client, range, run.tenantId, async (window) => {
+      noteWindow(run, window)
+      await store(packWindow(window))
+    })
+  }
+  const windows = windowsInWorker({ client: run.clientOptions, range, tenantId: run.tenantId, onAttempt: run.attempted, signal: run.signal, entry })
   try {
     for await (const window of windows) {
       noteWindow(run, window)
@@ -99,6 +80,22 @@ async function eachWindowInBulk(run: PullRun, walk: Walk, store: (window: Fetche
     // The pull's own client asks next: no sooner than the rate allows after the worker's last request.
     run.client.followOther()
   }
+}
+
+/**
+ * Each window stored in one transaction (call-logs.write.repo storeCallLogs) with every index
+ * live, then its cursors and the pull's progress.
+ */
+function walkWindowByWindow(run: PullRun, walk: Walk): Promise<void> {
+  const { db, source } = run
+  return eachWindow(run, walk, async (window) => {
+    countStored(run, await run.writer.run(storeCallLogsJob, { origin: { pull_id: run.row.id, source }, rows: window.rows }))
+    const at = new Date().toISOString()
+    const { known, cover } = windowCursors(walk, window.end, window.known)
+    await repo.addCursors(db, source, known, at)
+    await repo.setCursor(db, source, cover.key, cover.value, at)
+    await run.save()
+  })
 }
 
 /**
@@ -115,9 +112,9 @@ function walkInBulk(run: PullRun, walk: Walk): Promise<boolean> {
     if (!(await job(beginPullBulkJob, { pullId, source }))) return false
     let failed = false
     try {
-      await eachWindowInBulk(run, walk, async (window) => {
+      await eachWindow(run, walk, async (window) => {
         const progress = run.progress()
-        const bulkWindow = { pullId, source, values: window.rows, ...windowCursors(walk, window.end, window.known), progress, at: progress.updated_at }
+        const bulkWindow = { pullId, source, rows: window.rows, ...windowCursors(walk, window.end, window.known), progress, at: progress.updated_at }
         const stored = await job(storePullBulkWindowJob, bulkWindow).catch((error: unknown) => {
           failed = true
           throw error

@@ -1,6 +1,7 @@
 import { executeOn } from '../../db/inline-store'
 import { defineWriteJob, type WriteContext } from '../../db/write-job'
-import type { CallLogValues } from '../call-logs/call-log-values'
+import { movableBuffers } from '../../lib/worker-feed'
+import { type PackedCallLogValues, unpackCallLogValues } from '../call-logs/call-log-values'
 import { beginCheckpointedLoad, type CallLogInsert, type CheckpointedLoad, prepareCallLogInsert, withCheckConstraintsOff } from '../call-logs/call-logs.write.repo'
 import * as repo from './pulls.repo'
 
@@ -54,8 +55,8 @@ function sessionOf(ctx: WriteContext, pullId: string): BulkSession {
 export interface BulkWindow {
   pullId: string
   source: string
-  /** The window's checked rows as the store's values, in the order to store them. */
-  values: CallLogValues[]
+  /** The window's checked rows as the store's values, in the order to store them, packed (they move here unopened). */
+  rows: PackedCallLogValues
   /** Steps the window made known (addCursors), and the call log range covered so far (setCursor). */
   known: Array<{ key: string; value: string }>
   cover: { key: string; value: string }
@@ -64,20 +65,27 @@ export interface BulkWindow {
 }
 
 /** Stores one window's rows with its cursors and the pull's progress; per row, whether it was new. */
-export const storePullBulkWindowJob = defineWriteJob('pulls.bulk-window', (ctx, w: BulkWindow): boolean[] => {
+export const storePullBulkWindowJob = defineWriteJob(
+  'pulls.bulk-window',
+  (ctx, w: BulkWindow): boolean[] => {
   const session = sessionOf(ctx, w.pullId)
   const { db, sqlite } = ctx
-  const stored = withCheckConstraintsOff(sqlite, () => w.values.map((values) => session.insert(values)))
+  const rows = unpackCallLogValues(w.rows)
+  const stored = withCheckConstraintsOff(sqlite, () => rows.map((values) => session.insert(values)))
   if (w.known.length) executeOn(sqlite, repo.addCursorsQuery(db, w.source, w.known, w.at).compile())
   executeOn(sqlite, repo.setCursorQuery(db, w.source, w.cover.key, w.cover.value, w.at).compile())
   executeOn(sqlite, repo.updatePullQuery(db, w.pullId, w.progress).compile())
-  session.sinceCheckpoint += w.values.length
+  session.sinceCheckpoint += rows.length
   if (session.sinceCheckpoint >= checkpointRecords()) {
     session.load.checkpoint()
     session.sinceCheckpoint = 0
   }
   return stored
-})
+  },
+  // A SQLite store only: a PostgreSQL one never begins a bulk load (beginPullBulkJob).
+  undefined,
+  { transfer: (w) => movableBuffers(w.rows.packed) },
+)
 
 /**
  * Ends the load: indexes back, committed. `failed` (the store refused a window) rolls back what

@@ -1,7 +1,7 @@
-import { deserialize } from 'node:v8'
 import { Worker } from 'node:worker_threads'
-import { type Packed, readFeed, workerEntry } from '../../lib/worker-feed'
-import type { AttemptMessage, FetchedWindow, FetchFailure, FetchWorkerData } from './fetch-protocol'
+import { readFeed, workerEntry } from '../../lib/worker-feed'
+import type { FetchedWindow } from './checked-windows'
+import type { AttemptMessage, FetchFailure, FetchWorkerData } from './fetch-protocol'
 import { cancelledError, RemoteError } from './remote-client'
 
 /** The fetch worker stopped without a remote's error: it crashed, ran out of memory or hit a bug. */
@@ -40,15 +40,15 @@ export async function* windowsInWorker(options: WindowsInWorkerOptions): AsyncGe
   })
   const cancel = () => worker.postMessage({ type: 'cancel' })
   signal.addEventListener('abort', cancel, { once: true })
-  const windows = readFeed<Packed, FetchFailure, AttemptMessage>(worker, {
+  const windows = readFeed<FetchedWindow, FetchFailure, AttemptMessage>(worker, {
     failure: (m) => (m.kind === 'bug' ? new FetchStoppedError(`the thread fetching the call logs failed: ${m.message}`) : new RemoteError(m.message, m.kind, m.status)),
     stopped: (code) => new FetchStoppedError(`the thread fetching the call logs stopped (exit code ${code})`),
     other: (m) => onAttempt(m.attempt),
   })
   try {
-    for await (const { packed } of windows) {
+    for await (const window of windows) {
       if (signal.aborted) throw cancelledError()
-      yield deserialize(packed) as FetchedWindow
+      yield window
     }
   } finally {
     signal.removeEventListener('abort', cancel)
