@@ -43,6 +43,9 @@ export async function syncRow(remoteUrl: string, dataDir: string, token: string,
   const mirrorDb = join(dataDir, 'responsiveness-mirror.sqlite')
   remove(mirrorDb)
   const mirror = await startServe(['--db', mirrorDb, '--no-seed', ...serveArgs], { CALLSCOPE_TOKEN: token })
+  // What the mirror says (a failed cycle, a crash) belongs in the bench's output.
+  mirror.child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`mirror: ${chunk}`))
+  mirror.child.on('exit', (code, signal) => console.error(`mirror: exited (code ${code}, signal ${signal})`))
   try {
     return await measureResponsiveness(mirror.url, token, { name: SYNC_ROW_NAME, run: (base, t) => syncUntil(base, mirrorDb, remoteUrl, t, SYNC_RECORDS) })
   } finally {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { setImmediate } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import type { MessagePort, Worker } from 'node:worker_threads'
 
@@ -91,6 +92,10 @@ export function readFeed<B, F extends object = object, O extends { type: string 
           continue
         }
         if (message.type === 'batch') {
+          // A turn of the event loop before each batch: with batches queued, the port hands them
+          // over one after another without one, and a caller that stores inline (serve --readers 0)
+          // would starve every request of the process for as long as the worker keeps ahead.
+          await setImmediate()
           yield message.batch
           worker.postMessage({ type: 'ack' } satisfies AckMessage)
         } else if (message.type === 'done') return
