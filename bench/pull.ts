@@ -135,17 +135,13 @@ analytics, trunks, provider details). Into a new store the CLI loads the call lo
 built at the end; the next window and one more are asked for while a window is handed over, and the windows
 are fetched, decoded and checked on a worker thread while the CLI's thread stores the ones before.
 
-Before the fetch worker (2026-11-26, main as it was, the same bench under the heavy lock but with other
-helpers' tests and type checks running beside it, load average 1.4 when it started and 6.9 when it ended): the
-pull took 202.9 s, 4,929 records/s, 0.05× a floor of 11.0 s (91,299 records/s), in 2,971 windows and 4,243
-requests. The figures of this section swing with that load by 3× from run to run; only ratios taken in one run
-say much. The table above is the run with the fetch worker (2026-11-27 00:16–00:26 UTC, load average 6.1 when it
-started, 4.3 when it ended, 8–10 over five minutes): the floor was 1.6× slower than in the run before (17.7 s against
-11.0 s) and so was the pull (325.4 s against 202.9 s), the same 0.05× of the floor. With every core taken by other
-work, moving the fetching, decoding and checking to a second thread cannot show: the pull's work is the same, plus
-packing each window (\`v8.serialize\` on the worker, \`deserialize\` on the storing thread). No fresh profile
-was taken (the heavy lock was held by other work until 00:16, and the scripted profile run after the bench failed
-on a bug of its own); the one below is from before the worker.
+Same-session comparison on 2026-11-27 (the heavy lock held, one helper's single test files beside it, load
+average 1–4): main before the fetch worker took 87.4 s, 0.11× a floor of 9.3 s; the fetch worker for bulk loads
+only, 82.4 s, 0.15× a floor of 12.4 s; the table above, every pull fetching on the worker and the rows moving to
+the writer packed, 81.4 s, 0.12× a floor of 10.0 s. So about 7% off the pull's time, and the floor itself moves by
+a third between runs: only ratios taken in one run say much. The gain is small because the storing thread was
+already the bound (below): the worker takes decoding and checking off it, but on 2 cores it then competes with
+the remote's server for the second core.
 
 Before the bulk path (2026-11-25, the same bench on this machine under the same load from other work, load
 average 3–7): the pull took 138.5 s, 7,221 records/s, 0.04× a floor of 172,147 records/s (on a quiet machine
@@ -175,7 +171,7 @@ decoding and checking (about 16 s) and its garbage off the storing thread, which
 of the floors measured here (122,976–172,147 records/s), if the worker and the remote's server share the second core
 without making it wait. They need about 16 s and the remote's own serving of 4,242 pages, so on 2 cores the two
 sides are near even and the pull can reach the store's bound only when nothing else runs: 16,470 records/s on
-2026-11-25 was 0.53× of that bound, the run above 0.10×. Deferring the full-text indexing of each checkpoint to
+2026-11-25 was 0.53× of that bound, the run above 0.40×. Deferring the full-text indexing of each checkpoint to
 the end (as the store ceiling does; resume would still hold, since the load's row keeps \`indexed_seq\` and the next
 open indexes from there) should not help here, by this argument, not measured: the indexing should cost about the
 same in ten parts or in one (FTS5 flushes and merges its segments by size either way), and at the end it would run
@@ -191,8 +187,10 @@ then the sync is switched off and the same number of queries is the floor. ${syn
 | while the sync writes | ${d.n} | ${d.p50.toFixed(1)} | ${d.p99.toFixed(1)} | ${d.max.toFixed(1)} |
 | sync off (floor) | ${i.n} | ${i.p50.toFixed(1)} | ${i.p99.toFixed(1)} | ${i.max.toFixed(1)} |
 
-A sync stores window by window on its own thread, which the fetch worker does not change: these figures move
-with the machine's load (a quieter run on 2026-11-25: p99 62.4 ms while the sync wrote, 14.6 ms off).
+A sync stores window by window with every index live; its windows are fetched, decoded and checked on the fetch
+worker too, so the mirror's own thread only hands packed rows on to its writer (its /healthz waits are in
+"Responsiveness"). What is left here is SQLite's: the writer's commits and the readers' queries share the disk
+and the two cores (before the worker, on 2026-11-27: p99 45.6 ms while the sync wrote, 14.5 ms off).
 `
     const reportPath = join(root, 'docs', 'benchmarks.md')
     writeFileSync(reportPath, withSection(readFileSync(reportPath, 'utf8'), '## Pull and sync', section))
