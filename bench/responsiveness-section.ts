@@ -58,7 +58,7 @@ function reading(before: ResponsivenessRow[], now: ResponsivenessRow[]): string 
   }. Before, ${blocked} of ${before.length} were over it: with every query on the main thread, a probe waits for whole
 queries. The count by a key without an index, its stream, the query-language search and export now run on the reader
 threads, and the main thread only forwards their answers${
-    sync < 0 ? '' : `; the sync's mirror stores each window on its writer thread, while its main thread fetches, decodes and checks the next (${figures(now[sync]!)} now, ${figures(before[sync]!)} before)`
+    sync < 0 ? '' : `; the sync's mirror stores each window on its writer thread, while its fetch worker fetches, decodes and checks the next (${figures(now[sync]!)} now, ${figures(before[sync]!)} before)`
   }.`
 }
 
