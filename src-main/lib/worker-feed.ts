@@ -45,6 +45,19 @@ export function workerEntry(moduleUrl: string, name: string): URL | null {
   return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : null
 }
 
+/** One waiter woken by the next `wakeUp` (a new message, a chunk taken): a loop's "wait for news". */
+export function wakeSignal() {
+  let wake: (() => void) | null = null
+  return {
+    wait: () => new Promise<void>((resolve) => (wake = resolve)),
+    wakeUp: () => {
+      const resolve = wake
+      wake = null
+      resolve?.()
+    },
+  }
+}
+
 export interface FeedReader<F extends object, O extends { type: string }> {
   /** The error a `failed` message stands for. */
   failure(message: { message: string } & F): Error
@@ -63,12 +76,7 @@ export interface FeedReader<F extends object, O extends { type: string }> {
 export function readFeed<B, F extends object = object, O extends { type: string } = never>(worker: Worker, reader: FeedReader<F, O>): AsyncGenerator<B> {
   const inbox: Array<FeedMessage<B, F>> = []
   let failure: Error | null = null
-  let wake: (() => void) | null = null
-  const wakeUp = () => {
-    const resolve = wake
-    wake = null
-    resolve?.()
-  }
+  const { wait, wakeUp } = wakeSignal()
   worker.on('message', (message: FeedMessage<B, F> | O) => {
     if (message.type === 'batch' || message.type === 'done' || message.type === 'failed') inbox.push(message as FeedMessage<B, F>)
     else reader.other?.(message as O)
@@ -88,7 +96,7 @@ export function readFeed<B, F extends object = object, O extends { type: string 
         const message = inbox.shift()
         if (!message) {
           if (failure) throw failure
-          await new Promise<void>((resolve) => (wake = resolve))
+          await wait()
           continue
         }
         if (message.type === 'batch') {
@@ -115,11 +123,11 @@ export function readFeed<B, F extends object = object, O extends { type: string 
  */
 export function feedPoster<T, B, F extends object = object>(port: MessagePort, options: { maxAhead: number; pack: (batch: T) => B; movable: (packed: B) => ArrayBuffer[] }) {
   let unacknowledged = 0
-  let wake: (() => void) | null = null
+  const { wait, wakeUp } = wakeSignal()
   port.on('message', (message: { type: string }) => {
     if (message.type !== 'ack') return
     unacknowledged--
-    wake?.()
+    wakeUp()
   })
   const post = (message: FeedMessage<B, F>, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer)
   return {
@@ -127,7 +135,7 @@ export function feedPoster<T, B, F extends object = object>(port: MessagePort, o
       const packed = options.pack(batch)
       post({ type: 'batch', batch: packed }, options.movable(packed))
       unacknowledged++
-      while (unacknowledged >= options.maxAhead) await new Promise<void>((resolve) => (wake = resolve))
+      while (unacknowledged >= options.maxAhead) await wait()
     },
     done: () => post({ type: 'done' }),
     fail: (failure: { message: string } & F) => post({ type: 'failed', ...failure }),

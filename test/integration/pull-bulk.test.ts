@@ -17,6 +17,11 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-s
  * at the end. What it leaves must be what a window-by-window pull leaves.
  */
 
+// Each test pulls the whole demo remote two or three times (a bulk load, the window-by-window pull
+// it is compared with, a resumed one): about 25 s on a loaded 2-core machine, over the default 30 s
+// budget when the whole suite runs beside it.
+vi.setConfig({ testTimeout: 90_000 })
+
 const SINCE = '2026-10-01'
 const QUICK = { rate: 1000, backoffMs: 5, retries: 2 }
 const LOG_COLUMNS = 'id, tenant_id, log_type, log_level, log_level_original, message, timestamp, agent_id, session_id, call_id, user_id, trace_id, request_id, details, source'

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { Worker } from 'node:worker_threads'
-import { readFeed, workerEntry } from '../../lib/worker-feed'
+import { readFeed, wakeSignal, workerEntry } from '../../lib/worker-feed'
 import type { ImportFormat } from './import-format'
 import type { CopyBatch } from './copy-batches'
 import type { BatchEncoding, ConsumedMessage, ParseFailure, ToWorker } from './parse-protocol'
@@ -50,12 +50,7 @@ async function* parseOnWorker(input: Readable, format: ImportFormat, batchSize: 
   // The reader below waits for the worker to take chunks, or for the feed to end.
   let taken = 0
   let failure: Error | null = null
-  let wake: (() => void) | null = null
-  const wakeUp = () => {
-    const resolve = wake
-    wake = null
-    resolve?.()
-  }
+  const { wait, wakeUp } = wakeSignal()
   const batches = readFeed<PackedBatch | CopyBatch, ParseFailure, ConsumedMessage>(worker, {
     failure: (m) => (m.formatError ? new ImportFormatError(m.message) : new Error(m.message)),
     stopped: (code) => new Error(`the parser stopped (exit code ${code})`),
@@ -71,7 +66,7 @@ async function* parseOnWorker(input: Readable, format: ImportFormat, batchSize: 
     try {
       for await (const chunk of input as AsyncIterable<Buffer>) {
         if (!reading) return
-        while (sent - taken >= MAX_CHUNKS_AHEAD && reading) await new Promise<void>((resolve) => (wake = resolve))
+        while (sent - taken >= MAX_CHUNKS_AHEAD && reading) await wait()
         if (!reading) return
         send({ type: 'chunk', chunk })
         sent++
