@@ -30,12 +30,9 @@ export type PushedRow = Pick<Selectable<CallLogsTable>, (typeof STORED_CALL_LOG_
  * primary key on PostgreSQL; `source` is checked on the rows read.
  */
 export function callLogPage(db: Kysely<Database>, source: string, afterSeq: number, limit: number): Promise<PushedRow[]> {
-  return db
-    .selectFrom('call_logs')
-    .select([...STORED_CALL_LOG_COLUMNS, 'seq'])
-    .where('seq', '>', afterSeq)
-    .where('source', '=', source)
-    .orderBy('seq')
-    .limit(limit)
-    .execute() as Promise<PushedRow[]>
+  return callLogPageQuery(db, source, afterSeq, limit).execute() as Promise<PushedRow[]>
 }
+
+/** callLogPage's statement (its plan is checked: push.repo.test.ts, test/pg/plans.test.ts). */
+export const callLogPageQuery = (db: Kysely<Database>, source: string, afterSeq: number, limit: number) =>
+  db.selectFrom('call_logs').select([...STORED_CALL_LOG_COLUMNS, 'seq']).where('seq', '>', afterSeq).where('source', '=', source).orderBy('seq').limit(limit)
