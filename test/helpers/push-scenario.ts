@@ -153,7 +153,7 @@ export function describePushTo(store: 'sqlite' | 'postgres'): void {
       expect(after.bySource).toEqual(before.bySource)
     }, 120_000)
 
-    it('refuses a viewer token and a tenant token with the server\'s 403, writing nothing', async () => {
+    it('refuses a viewer token and a tenant token with the server\'s 403, and a token bound to another source, writing nothing', async () => {
       const tenant = '0b7c8a52-5d64-4d7f-9a55-3c2b1e0f4a11'
       // The team server has no tenant of its own; one is made for the tenant token to name.
       if (store === 'sqlite') {
@@ -175,7 +175,19 @@ export function describePushTo(store: 'sqlite' | 'postgres'): void {
         expect(refused.stdout).toBe('')
       }
       expect(await teamCounts()).toEqual(before)
-    }, 60_000)
+
+      // An admin token bound to one source writes that source only: the first other upload is refused before any row.
+      const bound = await runCliAsync(['token', 'create', '-n', 'bound', '-r', 'admin', '--source', backend.url, '--db', teamDb], env)
+      expect(bound.status).toBe(0)
+      const outside = await push(['--to', team.url], bound.stdout.trim())
+      expect(outside.status).toBe(1)
+      expect(outside.stderr).toContain(`The server refused the upload of local (403: Not enough permissions: this request may write only the source '${backend.url}', not 'local'): push the source this token may write with --source`)
+      expect(outside.stdout).toContain('  local: 0 of ')
+      const inside = await push(['--to', team.url, '--source', backend.url], bound.stdout.trim())
+      expect(inside.status).toBe(0)
+      expect(inside.stdout).toContain(`  ${backend.url}: ${n(laptopCount(backend.url))} of ${n(laptopCount(backend.url))} call logs sent: 0 new on the server`)
+      expect((await teamCounts()).bySource).toEqual(before.bySource)
+    }, 90_000)
 
     it('says what is wrong, and exits non-zero, for a wrong token, a server that is not there and a bad address', async () => {
       const wrong = await push(['--to', team.url], 'cs_not-a-token')

@@ -47,6 +47,14 @@ export function getFromServer(target: PushTarget, path: string, signal?: AbortSi
   })
 }
 
+/** The body could not be produced (the laptop's store failed a read): not a failure of the connection. */
+export class UploadBodyError extends Error {
+  constructor(readonly reason: Error) {
+    super(reason.message)
+    this.name = 'UploadBodyError'
+  }
+}
+
 /**
  * One streamed upload: `body` is written as the server takes it (each write waits for the socket
  * to drain), so memory holds a page of records, not the upload. An answer that comes before the body
@@ -59,7 +67,11 @@ export function uploadToServer(target: PushTarget, path: string, contentType: st
     let answered = false
     req.on('response', (res) => {
       answered = true
-      readAnswer(res).then(resolve, reject)
+      readAnswer(res).then((answer) => {
+        // Answered before the body was done (a refusal): the rest is not sent on this connection.
+        if (!req.writableFinished) req.destroy()
+        resolve(answer)
+      }, reject)
     })
     req.on('error', (error) => {
       if (!answered) reject(error)
@@ -81,8 +93,8 @@ export function uploadToServer(target: PushTarget, path: string, contentType: st
         }
         if (!answered && !req.destroyed) req.end()
       } catch (error) {
-        req.destroy(error as Error)
-        if (!answered) reject(error)
+        if (!answered) reject(new UploadBodyError(error as Error))
+        req.destroy()
       }
     })()
   })

@@ -7,7 +7,7 @@ import type { ImportReport } from '../imports/import-report'
 import { normalizeBaseUrl } from '../pull/remote-client'
 import { LOCAL_SOURCE, type SourcesService } from '../sources/sources.service'
 import { pushedLine } from './push-record'
-import { getFromServer, type PushTarget, type ServerAnswer, uploadToServer } from './push-upload'
+import { getFromServer, type PushTarget, type ServerAnswer, UploadBodyError, uploadToServer } from './push-upload'
 import * as repo from './push.repo'
 
 /*
@@ -95,9 +95,15 @@ function detailOf(answer: ServerAnswer): string {
 
 const NEEDS_ADMIN = 'push writes to the server, so it needs an admin token of the server (callscope token create --role admin, run there)'
 
-/** Why the server refused a token, in words that say what to do. */
-function refusal(answer: ServerAnswer): string | null {
+/**
+ * Why the server refused a token, in words that say what to do. `source`: the answer is to an
+ * upload of that source's rows (the token passed the check), so a 403 is the token's source binding.
+ */
+function refusal(answer: ServerAnswer, source?: string): string | null {
   if (answer.status === 401) return `The server refused the token (401: ${detailOf(answer)}): it is wrong, revoked or expired; ${NEEDS_ADMIN}`
+  if (answer.status === 403 && source !== undefined) {
+    return `The server refused the upload of ${source} (403: ${detailOf(answer)}): push the source this token may write with --source, or use a token bound to no source`
+  }
   if (answer.status === 403) return `The server refused the token for uploads (403: ${detailOf(answer)}): ${NEEDS_ADMIN}`
   return null
 }
@@ -149,10 +155,11 @@ export function createPushService(db: Kysely<Database>, sources: SourcesService)
     }
     const chunk = o.chunkRecords ?? DEFAULT_CHUNK_RECORDS
     const target: PushTarget = { url, token: o.token, ca: o.ca }
+    // The server and the token first: a refusal is said at once, before the store is counted.
+    await check(target, o.signal)
     const counts = await repo.callLogCountsBySource(db, only)
     const total = counts.reduce((sum, c) => sum + c.count, 0)
     const report: PushReport = { url, status: 'completed', failure: null, sources: [], refused: [], durationMs: 0 }
-    await check(target, o.signal)
 
     let sentAll = 0
     const totals = { inserted: 0, duplicates: 0, invalid: 0 }
@@ -190,9 +197,10 @@ export function createPushService(db: Kysely<Database>, sources: SourcesService)
           const path = `/imports/call-logs?format=ndjson&as_source=${encodeURIComponent(name)}&file_name=${encodeURIComponent(fileName)}`
           const answer = await uploadToServer(target, path, 'application/x-ndjson', lines(), o.signal).catch((error: NodeJS.ErrnoException) => {
             if (error.name === 'AbortError') throw error
+            if (error instanceof UploadBodyError) throw new Error(`could not read this store: ${error.message}`)
             throw new Error(`the connection to ${url} broke during an upload (${error.code ?? error.message})`)
           })
-          const refused = refusal(answer)
+          const refused = refusal(answer, name)
           if (refused) throw new Error(refused)
           let imported: (ImportReport & { import?: ImportReport }) | null = null
           try {
