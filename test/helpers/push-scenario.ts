@@ -151,7 +151,7 @@ export function describePushTo(store: 'sqlite' | 'postgres'): void {
       expect(again.stdout).toContain(`  local: ${n(laptopCount(''))} of ${n(laptopCount(''))} call logs sent: 0 new on the server, ${n(laptopCount(''))} already there, 0 refused`)
       const after = await teamCounts()
       expect(after.bySource).toEqual(before.bySource)
-    }, 120_000)
+    }, 180_000)
 
     it('refuses a viewer token and a tenant token with the server\'s 403, and a token bound to another source, writing nothing', async () => {
       const tenant = '0b7c8a52-5d64-4d7f-9a55-3c2b1e0f4a11'
@@ -187,7 +187,7 @@ export function describePushTo(store: 'sqlite' | 'postgres'): void {
       expect(inside.status).toBe(0)
       expect(inside.stdout).toContain(`  ${backend.url}: ${n(laptopCount(backend.url))} of ${n(laptopCount(backend.url))} call logs sent: 0 new on the server`)
       expect((await teamCounts()).bySource).toEqual(before.bySource)
-    }, 90_000)
+    }, 180_000)
 
     it('says what is wrong, and exits non-zero, for a wrong token, a server that is not there and a bad address', async () => {
       const wrong = await push(['--to', team.url], 'cs_not-a-token')
@@ -213,6 +213,6 @@ export function describePushTo(store: 'sqlite' | 'postgres'): void {
       const noToken = await runCliAsync(['push', '--to', team.url, '--db', laptop.dbPath])
       expect(noToken.status).toBe(2)
       expect(noToken.stderr).toContain('a token is needed: pass --token or set CALLSCOPE_TEAM_TOKEN')
-    }, 60_000)
+    }, 180_000)
   })
 }

@@ -36,5 +36,5 @@ describe('callscope push over TLS', () => {
     } finally {
       await server.stop()
     }
-  }, 120_000)
+  }, 180_000)
 })

@@ -139,8 +139,8 @@ export function createPushService(db: Kysely<Database>, sources: SourcesService)
     if (history.status !== 200) throw new Error(`${target.url} answered ${history.status} to the token check (${detailOf(history)}): is it a Callscope server of this version or newer?`)
   }
 
-  async function push(o: PushOptions): Promise<PushReport> {
-    const started = performance.now()
+  /** The options checked: the server's base URL, the source asked for (its stored key), the upload size. */
+  async function readOptions(o: PushOptions): Promise<{ target: PushTarget; only: string | undefined; chunk: number }> {
     let url: string
     try {
       url = normalizeBaseUrl(o.to)
@@ -153,75 +153,97 @@ export function createPushService(db: Kysely<Database>, sources: SourcesService)
       if ('problem' in resolved) throw new InvalidInputError(`--source: ${resolved.problem}`)
       only = resolved.key
     }
-    const chunk = o.chunkRecords ?? DEFAULT_CHUNK_RECORDS
-    const target: PushTarget = { url, token: o.token, ca: o.ca }
+    return { target: { url, token: o.token, ca: o.ca }, only, chunk: o.chunkRecords ?? DEFAULT_CHUNK_RECORDS }
+  }
+
+  /**
+   * The records of one upload as NDJSON text, a page at a time from `first` on, the next page read
+   * while one goes out; `sent` is told each page's rows once written, and ends at `chunk` records.
+   */
+  async function* uploadLines(source: string, first: repo.PushedRow[], chunk: number, sent: (rows: repo.PushedRow[]) => void): AsyncGenerator<string> {
+    let page = first
+    let count = 0
+    while (page.length > 0) {
+      count += page.length
+      const after = page.at(-1)!.seq
+      const next = count < chunk ? repo.callLogPage(db, source, after, Math.min(PAGE_RECORDS, chunk - count)) : null
+      next?.catch(() => {})
+      yield page.map(pushedLine).join('')
+      sent(page)
+      if (!next) return
+      page = await next
+    }
+  }
+
+  /** The server's import report of an upload, or why there is none (a refusal, a failure). */
+  function importReportOf(answer: ServerAnswer, url: string, source: string): ImportReport {
+    const refused = refusal(answer, source)
+    if (refused) throw new Error(refused)
+    let body: (ImportReport & { import?: ImportReport }) | null = null
+    try {
+      body = JSON.parse(answer.body) as ImportReport
+    } catch {
+      body = null
+    }
+    // 201: the upload's import report; 422 with `import`: the server's store failed part way.
+    const report = answer.status === 201 ? body : answer.status === 422 ? (body?.import ?? null) : null
+    if (!report) throw new Error(`${url} refused an upload (${answer.status}: ${detailOf(answer)})`)
+    return report
+  }
+
+  async function push(o: PushOptions): Promise<PushReport> {
+    const started = performance.now()
+    const { target, only, chunk } = await readOptions(o)
+    const { url } = target
     // The server and the token first: a refusal is said at once, before the store is counted.
     await check(target, o.signal)
     const counts = await repo.callLogCountsBySource(db, only)
     const total = counts.reduce((sum, c) => sum + c.count, 0)
     const report: PushReport = { url, status: 'completed', failure: null, sources: [], refused: [], durationMs: 0 }
-
-    let sentAll = 0
-    const totals = { inserted: 0, duplicates: 0, invalid: 0 }
+    const totals = { sent: 0, inserted: 0, duplicates: 0, invalid: 0 }
     const from = (o.from ?? hostname()).slice(0, 100)
+
+    /** One upload of `source`'s rows from `first` on: sent, and its counts added to the report. */
+    async function upload(source: string, mine: PushSourceReport, first: repo.PushedRow[]): Promise<number> {
+      const ids: string[] = []
+      let last = 0
+      const lines = uploadLines(source, first, chunk, (rows) => {
+        for (const r of rows) ids.push(r.id)
+        last = rows.at(-1)!.seq
+        o.onProgress?.({ source: mine.source, total, ...totals, sent: totals.sent + ids.length, elapsedMs: performance.now() - started })
+      })
+      mine.uploads++
+      const fileName = `push from ${from}: ${mine.source} #${mine.uploads}`.slice(0, 255)
+      const path = `/imports/call-logs?format=ndjson&as_source=${encodeURIComponent(mine.source)}&file_name=${encodeURIComponent(fileName)}`
+      const answer = await uploadToServer(target, path, 'application/x-ndjson', lines, o.signal).catch((error: NodeJS.ErrnoException) => {
+        if (error.name === 'AbortError') throw error
+        if (error instanceof UploadBodyError) throw new Error(`could not read this store: ${error.message}`)
+        throw new Error(`the connection to ${url} broke during an upload (${error.code ?? error.message})`)
+      })
+      const server = importReportOf(answer, url, mine.source)
+      for (const key of ['inserted', 'duplicates', 'invalid'] as const) {
+        mine[key] += server[key]
+        totals[key] += server[key]
+      }
+      mine.sent += server.recordsRead
+      totals.sent += server.recordsRead
+      for (const e of server.errors) {
+        if (report.refused.length < MAX_REPORTED) report.refused.push({ source: mine.source, id: ids[e.record - 1] ?? `record ${e.record}`, reason: e.reason })
+      }
+      if (server.status !== 'completed') throw new Error(`the server could not store the upload: ${server.failure ?? detailOf(answer)}`)
+      if (server.recordsRead !== ids.length) throw new Error(`the server read ${server.recordsRead} of the ${ids.length} records of an upload`)
+      return last
+    }
+
     try {
       for (const { source, count } of counts) {
-        const name = nameOf(source)
-        const mine: PushSourceReport = { source: name, total: count, sent: 0, inserted: 0, duplicates: 0, invalid: 0, uploads: 0 }
+        const mine: PushSourceReport = { source: nameOf(source), total: count, sent: 0, inserted: 0, duplicates: 0, invalid: 0, uploads: 0 }
         report.sources.push(mine)
         let after = 0
         for (;;) {
           const first = await repo.callLogPage(db, source, after, Math.min(PAGE_RECORDS, chunk))
           if (first.length === 0) break
-          const ids: string[] = []
-          let written = 0
-          const progress = () =>
-            o.onProgress?.({ source: name, sent: sentAll + written, total, ...totals, elapsedMs: performance.now() - started })
-          async function* lines(): AsyncGenerator<string> {
-            let page = first
-            while (page.length > 0) {
-              for (const r of page) ids.push(r.id)
-              after = page.at(-1)!.seq
-              // The next page is read while this one goes out.
-              const next = ids.length < chunk ? repo.callLogPage(db, source, after, Math.min(PAGE_RECORDS, chunk - ids.length)) : null
-              next?.catch(() => {})
-              yield page.map(pushedLine).join('')
-              written += page.length
-              progress()
-              if (!next) return
-              page = await next
-            }
-          }
-          mine.uploads++
-          const fileName = `push from ${from}: ${name} #${mine.uploads}`.slice(0, 255)
-          const path = `/imports/call-logs?format=ndjson&as_source=${encodeURIComponent(name)}&file_name=${encodeURIComponent(fileName)}`
-          const answer = await uploadToServer(target, path, 'application/x-ndjson', lines(), o.signal).catch((error: NodeJS.ErrnoException) => {
-            if (error.name === 'AbortError') throw error
-            if (error instanceof UploadBodyError) throw new Error(`could not read this store: ${error.message}`)
-            throw new Error(`the connection to ${url} broke during an upload (${error.code ?? error.message})`)
-          })
-          const refused = refusal(answer, name)
-          if (refused) throw new Error(refused)
-          let imported: (ImportReport & { import?: ImportReport }) | null = null
-          try {
-            imported = JSON.parse(answer.body) as ImportReport
-          } catch {
-            imported = null
-          }
-          // 201: the upload's import report; 422 with `import`: the server's store failed part way.
-          const server = answer.status === 201 ? imported : answer.status === 422 ? (imported?.import ?? null) : null
-          if (!server) throw new Error(`${url} refused an upload (${answer.status}: ${detailOf(answer)})`)
-          for (const key of ['inserted', 'duplicates', 'invalid'] as const) {
-            mine[key] += server[key]
-            totals[key] += server[key]
-          }
-          mine.sent += server.recordsRead
-          sentAll += server.recordsRead
-          for (const e of server.errors) {
-            if (report.refused.length < MAX_REPORTED) report.refused.push({ source: name, id: ids[e.record - 1] ?? `record ${e.record}`, reason: e.reason })
-          }
-          if (server.status !== 'completed') throw new Error(`the server could not store the upload: ${server.failure ?? detailOf(answer)}`)
-          if (server.recordsRead !== ids.length) throw new Error(`the server read ${server.recordsRead} of the ${ids.length} records of an upload`)
+          after = await upload(source, mine, first)
         }
       }
     } catch (error) {
