@@ -22,6 +22,7 @@ import { createWebhooksService } from './modules/webhooks/webhooks.service'
 import { createSipTrunksService } from './modules/sip-trunks/sip-trunks.service'
 import { createSessionsService } from './modules/sessions/sessions.service'
 import { createSourcesService } from './modules/sources/sources.service'
+import { createPushService } from './modules/push/push.service'
 import { createSquadsService } from './modules/squads/squads.service'
 import { createTenantsService } from './modules/tenants/tenants.service'
 import { createTokenService } from './modules/tokens/tokens.service'
@@ -105,6 +106,7 @@ export async function createService(options: ServiceOptions) {
   // One box seals provider keys and webhook secrets: one key file beside the store.
   const secretBox = postgres ? secretBoxForServer(options.keyFile) : secretBoxFor(handle.path)
   const calls = createCallsService(handle.db)
+  const sources = createSourcesService(handle.db)
   const webhooks = createWebhooksService(handle.db, { secretBox, calls, retrySchedule: options.webhookRetrySchedule })
 
   return {
@@ -121,7 +123,8 @@ export async function createService(options: ServiceOptions) {
     pulls,
     syncs,
     squads: createSquadsService(handle.db),
-    sources: createSourcesService(handle.db),
+    sources,
+    push: createPushService(handle.db, sources),
     providers: createProvidersService(handle.db, { dbPath: handle.path, secretBox }),
     sipTrunks: createSipTrunksService(handle.db),
     calls,

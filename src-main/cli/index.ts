@@ -4,6 +4,7 @@ import { registerExport } from './commands/export'
 import { registerImport } from './commands/import'
 import { registerProvider } from './commands/provider'
 import { registerPull } from './commands/pull'
+import { registerPush } from './commands/push'
 import { registerSeed } from './commands/seed'
 import { registerServe } from './commands/serve'
 import { registerSnapshot } from './commands/snapshot'
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerExport(program)
   registerTail(program)
   registerPull(program)
+  registerPush(program)
   registerSnapshot(program)
   registerWebhook(program)
   return program

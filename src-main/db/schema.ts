@@ -180,6 +180,8 @@ export interface ImportsTable {
   errors: Defaulted<string>
   failure: string | null
   duration_ms: number | null
+  /** The source its call logs are stored under: '' Callscope's own, else a pulled backend's base URL (`callscope push`). */
+  call_log_source: Defaulted<string>
 }
 
 export type PullStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'cancelled'

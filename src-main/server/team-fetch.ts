@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { Readable } from 'node:stream'
+import { describeConnectionError } from '../lib/connection-errors'
 
 /** Where the console reads from while the desktop app is connected to a team server. */
 export interface TeamTarget {
@@ -41,17 +42,5 @@ export function teamFetch(target: TeamTarget, path: string, init: TeamRequest): 
 }
 
 /** What a failed request to the team server means for the user, and what to do about it. */
-export function describeTeamError(url: string, error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code ?? ''
-  if (code === 'ECONNREFUSED') return `Nothing answers at ${url}: check that the team server runs (callscope serve) and that the address and port are right`
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `${new URL(url).hostname} is not a known host name: check the address`
-  if (code === 'ECONNRESET' && url.startsWith('http:')) return `${url} closed the connection (ECONNRESET): if the server speaks TLS, give its https:// address`
-  if (code === 'ETIMEDOUT' || code === 'ECONNRESET' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${url} cannot be reached (${code}): check the network or VPN`
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
-    return `The certificate of ${url} is not trusted (${code}): paste the server's certificate (PEM) under "Server certificate", or ask its admin for one signed by a known authority`
-  }
-  if (code === 'EPROTO' || /wrong version number|packet length too long/i.test(String((error as Error).message))) {
-    return `${url} does not speak this protocol: try http:// instead of https:// (or the reverse)`
-  }
-  return `${url} failed: ${(error as Error).message}`
-}
+export const describeTeamError = (url: string, error: unknown): string =>
+  describeConnectionError(url, error, `paste the server's certificate (PEM) under "Server certificate"`)

@@ -49,3 +49,59 @@ describe('POST /imports/call-logs', () => {
     expect(refused.status).toBe(403)
   })
 })
+
+describe('POST /imports/call-logs?as_source= (what callscope push sends)', () => {
+  const BACKEND = 'https://staging.example.com:8443/api'
+  const ids = (body: unknown) => (body as Array<{ id: string }>).map((r) => r.id)
+
+  it('stores the records under that backend\'s source, beside local rows of the same ids, and lists the source', async () => {
+    const response = await upload([record(1), record(4)].map((r) => JSON.stringify(r)).join('\n'), `?format=ndjson&as_source=${encodeURIComponent(`${BACKEND}/`)}`)
+    expect(response.status).toBe(201)
+    // The base URL as a pull stores it: no trailing slash.
+    expect(await response.json()).toMatchObject({ status: 'completed', inserted: 2, duplicates: 0, callLogSource: BACKEND })
+    const rows = server.sqlite.prepare("select id, source from call_logs where timestamp like '2026-11-02%' order by source, id").all()
+    expect(rows).toEqual([
+      { id: uuid(1), source: '' }, { id: uuid(2), source: '' }, { id: uuid(3), source: '' },
+      { id: uuid(1), source: BACKEND }, { id: uuid(4), source: BACKEND },
+    ])
+    const scoped = await server.get(`/logs/calls?start_date=2026-11-02&end_date=2026-11-02&source=${encodeURIComponent(BACKEND)}`)
+    expect(scoped.status).toBe(200)
+    expect(ids(await scoped.json())).toEqual([uuid(4), uuid(1)])
+    const local = await server.get('/logs/calls?start_date=2026-11-02&end_date=2026-11-02&source=local')
+    expect(ids(await local.json())).toEqual([uuid(3), uuid(2), uuid(1)])
+    // Uploaded again: nothing new; `as_source=local` is the default's source.
+    expect(await (await upload(JSON.stringify(record(4)), `?format=ndjson&as_source=${encodeURIComponent(BACKEND)}`)).json()).toMatchObject({ inserted: 0, duplicates: 1 })
+    expect(await (await upload(JSON.stringify(record(4)), '?format=ndjson&as_source=local')).json()).toMatchObject({ inserted: 1, duplicates: 0, callLogSource: '' })
+    const listed = (await server.service.sources.list()).map((s) => [s.name, s.kind])
+    expect(listed).toEqual([['local', 'local'], [BACKEND, 'pulled']])
+  })
+
+  it('answers 422 for a source that is not local or an http(s) base URL, and stores nothing', async () => {
+    const before = server.sqlite.prepare('select count(*) from call_logs').pluck().get()
+    for (const [value, msg] of [
+      ['ftp://x.example', 'the base URL must be http or https, not ftp:'],
+      ['staging', 'not a URL: "staging"'],
+      ['https://user:pw@x.example', 'the base URL must not carry credentials'],
+    ]) {
+      const refused = await upload(JSON.stringify(record(9)), `?format=ndjson&as_source=${encodeURIComponent(value!)}`)
+      expect(refused.status).toBe(422)
+      const detail = ((await refused.json()) as { detail: Array<{ type: string; loc: string[]; msg: string }> }).detail[0]
+      expect(detail).toMatchObject({ type: 'value_error', loc: ['query', 'as_source'], input: value })
+      expect(detail!.msg).toContain(msg)
+    }
+    expect(server.sqlite.prepare('select count(*) from call_logs').pluck().get()).toBe(before)
+  })
+
+  it('lets a token bound to a source write that source only (403 otherwise, nothing stored)', async () => {
+    const bound = await server.service.tokens.create({ name: 'bound admin', role: 'admin', source: BACKEND })
+    const post = (query: string, n: number) =>
+      fetch(`${server.url}/imports/call-logs?format=ndjson${query}`, { method: 'POST', body: JSON.stringify(record(n)), headers: { Authorization: `Bearer ${bound.token}` } })
+    const local = await post('', 5)
+    expect(local.status).toBe(403)
+    expect(await local.json()).toEqual({ detail: `Not enough permissions: this request may write only the source '${BACKEND}', not 'local'` })
+    expect(server.sqlite.prepare('select count(*) from call_logs where id = ?').pluck().get(uuid(5))).toBe(0)
+    const own = await post(`&as_source=${encodeURIComponent(BACKEND)}`, 5)
+    expect(own.status).toBe(201)
+    expect(server.sqlite.prepare('select source from call_logs where id = ?').pluck().all(uuid(5))).toEqual([BACKEND])
+  })
+})

@@ -7,7 +7,7 @@ describe('callscope CLI', () => {
   const dir = tempDir()
   const db = `${dir}/cli.sqlite`
 
-  it.each([[[]], [['serve']], [['seed']], [['token']], [['token', 'create']], [['token', 'list']], [['token', 'revoke']], [['db']], [['db', 'info']]])(
+  it.each([[[]], [['serve']], [['seed']], [['token']], [['token', 'create']], [['token', 'list']], [['token', 'revoke']], [['db']], [['db', 'info']], [['push']]])(
     'prints help for %j with --help and exits 0',
     (command) => {
       const result = runCli([...command, '--help'])
@@ -27,6 +27,8 @@ describe('callscope CLI', () => {
     [['token', 'create', '--name', 'x', '--role', 'root'], /Allowed choices are admin, viewer, tenant/],
     [['token', 'revoke'], /missing required argument/],
     [['db', 'info', '--verbose'], /unknown option '--verbose'/],
+    [['push', '--token', 't'], /required option '--to <url>' not specified/],
+    [['push', '--to', 'http://127.0.0.1:1', '--token', 't', '--chunk', '0'], /expected a positive integer/],
   ])('rejects %j with a one-line error and exit code 2', (args, message) => {
     const result = runCli(args)
     expect(result.status).toBe(2)

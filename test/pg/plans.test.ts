@@ -4,6 +4,7 @@ import type { JsonReads } from '../../src-main/db/json-reads'
 import type { Database } from '../../src-main/db/schema'
 import { listCallLogsJson } from '../../src-main/modules/call-logs/call-logs.repo'
 import { agentsUsingLlmProvider } from '../../src-main/modules/providers/llm-providers.repo'
+import { callLogPage } from '../../src-main/modules/push/push.repo'
 import { agentSessionsPage } from '../../src-main/modules/sessions/sessions.repo'
 import * as squads from '../../src-main/modules/squads/squads.repo'
 import { findTenant } from '../../src-main/modules/tenants/tenants.repo'
@@ -103,6 +104,16 @@ describe('PostgreSQL query plans of the spec\'s operations', () => {
       expect(types(plan)).not.toContain('Sort')
       expect(types(plan)).not.toContain('Seq Scan')
     }
+  })
+
+  it('callscope push: a page of a source in seq order from each month\'s primary key, without a sort', async () => {
+    const [page] = await record((db) => callLogPage(db, '', 1000, 1000))
+    const plan = await planOf(page!)
+    expect(indexes(plan).length).toBeGreaterThan(0)
+    for (const name of indexes(plan)) expect(name).toMatch(/^call_logs_\d{4}_\d\d_pkey$/)
+    expect(types(plan)).toContain('Merge Append')
+    expect(types(plan)).not.toContain('Sort')
+    expect(types(plan)).not.toContain('Seq Scan')
   })
 
   it('GET /agents/{agent_id}/sessions: the agent\'s conversations by their index, messages by conversation', async () => {

@@ -17,6 +17,7 @@ import { webhooks } from './0016-webhooks'
 import { sources } from './0018-sources'
 import { detailsIndexes } from './0019-details-indexes'
 import { callLogBulkLoads } from './0020-call-log-bulk-loads'
+import { importSources } from './0021-import-sources'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0018-sources': sources,
   '0019-details-indexes': detailsIndexes,
   '0020-call-log-bulk-loads': callLogBulkLoads,
+  '0021-import-sources': importSources,
 }

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely'
 import { schema } from './0001-schema'
 import { explorerReads } from './0002-explorer-reads'
+import { importSources } from './0003-import-sources'
 
 /**
  * The PostgreSQL store's migrations, in order: a list of its own (docs/architecture.md,
@@ -10,4 +11,5 @@ import { explorerReads } from './0002-explorer-reads'
 export const pgMigrations: Record<string, Migration> = {
   '0001-schema': schema,
   '0002-explorer-reads': explorerReads,
+  '0003-import-sources': importSources,
 }

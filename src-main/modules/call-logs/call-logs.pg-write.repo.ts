@@ -61,7 +61,7 @@ export async function ensureStagedMonths(client: pg.ClientBase): Promise<number>
  * Returns how many it wrote, and with `ids`, which ids (a pull answers per row).
  */
 export async function insertStagedCallLogs(client: pg.ClientBase, origin: CallLogOrigin, ids = false): Promise<{ written: number; ids: Set<string> }> {
-  const source = 'source' in origin ? origin.source : ''
+  const source = origin.source ?? ''
   const importId = 'import_id' in origin ? origin.import_id : null
   const pullId = 'pull_id' in origin ? origin.pull_id : null
   const result = await client.query<{ id: string }>(

@@ -14,10 +14,11 @@ import { type CallLogValues, STORED_CALL_LOG_COLUMNS } from './call-log-values'
  */
 
 /**
- * Where call logs being stored come from: an import (Callscope's own rows, source '') or a pull,
- * with the backend's base URL as the lines' source (migrations 0006-origins, 0018-sources).
+ * Where call logs being stored come from: an import (Callscope's own rows, source '', unless a
+ * laptop pushes what it pulled: then that backend's base URL) or a pull, with the backend's base URL
+ * as the lines' source (migrations 0006-origins, 0018-sources, 0021-import-sources).
  */
-export type CallLogOrigin = { import_id: string } | { pull_id: string; source: string }
+export type CallLogOrigin = { import_id: string; source?: string } | { pull_id: string; source: string }
 
 /** Stores one call log row given as positional values; true when it was new, false for a known id. */
 export type CallLogInsert = (values: CallLogValues) => boolean

@@ -49,6 +49,8 @@ export interface ImportReport {
   /** Why the file could not be read to its end (status failed). */
   failure: string | null
   durationMs: number | null
+  /** The source the records were stored under: '' Callscope's own, else a pulled backend's base URL. */
+  callLogSource: string
 }
 
 export const toReport = (row: ImportRow): ImportReport => ({
@@ -68,4 +70,5 @@ export const toReport = (row: ImportRow): ImportReport => ({
   errors: JSON.parse(row.errors) as ImportError[],
   failure: row.failure,
   durationMs: row.duration_ms,
+  callLogSource: row.call_log_source,
 })

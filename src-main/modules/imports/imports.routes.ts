@@ -4,6 +4,8 @@ import { Readable } from 'node:stream'
 import type { Context } from 'hono'
 import { type Authenticate, requireAdmin, requireBearer } from '../../kit/http/auth'
 import { createModuleApp, type ModuleApp } from '../../kit/http/module-app'
+import { normalizeBaseUrl } from '../pull/remote-client'
+import { LOCAL_SOURCE } from '../sources/sources.service'
 import type { ImportsService } from './imports.service'
 import { detectFormat, formatFromContentType, IMPORT_FORMATS, type ImportFormat } from './import-format'
 
@@ -31,10 +33,23 @@ function uploadOf(c: Context): Readable | null {
   return c.req.raw.body ? Readable.fromWeb(c.req.raw.body as never) : null
 }
 
+/** `?as_source=`: the stored key of the source the records go under ('' local), or why it names none. */
+export function importSourceKey(value: string | null): { key: string } | { problem: string } {
+  if (value === null || value.trim().toLowerCase() === LOCAL_SOURCE) return { key: '' }
+  try {
+    return { key: normalizeBaseUrl(value.trim()) }
+  } catch (error) {
+    return { problem: `Value error, expected 'local' or a backend's base URL (http or https): ${(error as Error).message}` }
+  }
+}
+
 /**
  * `POST /imports/call-logs`: the console's upload (outside the API spec, docs/api.md "Imports").
  * The body is the file itself, streamed into the importer; the format comes from `?format=`, else
  * the Content-Type, else the file name and first bytes. Admin only: imports write to the store.
+ * `?as_source=` stores the records under a pulled backend's source instead of `local` (what
+ * `callscope push` sends for the rows a laptop pulled); a token bound to a source, or a request
+ * limited to one (`?source=`), may write that source only.
  */
 export function importRoutes(imports: ImportsService, authenticate: Authenticate): ModuleApp {
   const app = createModuleApp()
@@ -47,12 +62,20 @@ export function importRoutes(imports: ImportsService, authenticate: Authenticate
     if (asked !== null && !(IMPORT_FORMATS as readonly string[]).includes(asked)) {
       return c.json({ detail: [{ type: 'enum', loc: ['query', 'format'], msg: `Input should be ${IMPORT_FORMATS.map((f) => `'${f}'`).join(', ')}`, input: asked }] }, 422)
     }
+    const into = importSourceKey(url.searchParams.get('as_source'))
+    if ('problem' in into) return c.json({ detail: [{ type: 'value_error', loc: ['query', 'as_source'], msg: into.problem, input: url.searchParams.get('as_source') }] }, 422)
+    const { source } = c.get('principal')
+    if (source !== undefined && source !== into.key) {
+      const name = (key: string) => (key === '' ? LOCAL_SOURCE : key)
+      return c.json({ detail: `Not enough permissions: this request may write only the source '${name(source)}', not '${name(into.key)}'` }, 403)
+    }
     const body = uploadOf(c)
     if (!body) return c.json({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] }, 422)
     const format: ImportFormat = (asked as ImportFormat | null) ?? formatFromContentType(c.req.header('content-type')) ?? detectFormat(fileName, await peek(body))
     const length = Number(c.req.header('content-length'))
     const report = await imports.importCallLogs(body, {
       source: fileName,
+      callLogSource: into.key,
       format,
       bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
       batchSize: 5000,

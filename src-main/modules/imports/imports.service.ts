@@ -30,6 +30,11 @@ const PARSE_BATCH = 2000
 export interface ImportOptions {
   /** The file's name as the user knows it: shown in the import history. */
   source: string
+  /**
+   * The source the records are stored under (docs/api.md "Sources"): '' (the default) Callscope's
+   * own, else a pulled backend's normalized base URL, for a laptop pushing what it pulled.
+   */
+  callLogSource?: string
   format: ImportFormat
   bytesTotal?: number | null
   /** Records per transaction: each batch lands completely or not at all. */
@@ -83,6 +88,7 @@ function newImportRow(options: ImportOptions): repo.ImportRow {
     errors: '[]',
     failure: null,
     duration_ms: null,
+    call_log_source: options.callLogSource ?? '',
   }
 }
 

@@ -27,7 +27,7 @@ export const openImportJob = defineWriteJob(
   'imports.open',
   (ctx, { row, bulk, batchSize }: OpenArgs) => {
     const { sqlite, db } = ctx
-    const insert = prepareCallLogInsert(db, sqlite, { import_id: row.id })
+    const insert = prepareCallLogInsert(db, sqlite, { import_id: row.id, source: row.call_log_source })
     const saveProgress = prepareProgressUpdate(db, sqlite)
     ctx.sessions.set(key(row.id), createImportSink({ sqlite, row, insert, saveProgress, load: bulk ? beginBulkLoad(sqlite) : null, batchSize }))
   },

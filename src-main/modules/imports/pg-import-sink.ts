@@ -72,7 +72,7 @@ export async function openPgImportSink(o: PgImportSinkOptions): Promise<PgImport
         await ensureStagedMonths(client)
       }
       await inTransaction(client, async () => {
-        const written = rows ? (await insertStagedCallLogs(client, { import_id: row.id })).written : 0
+        const written = rows ? (await insertStagedCallLogs(client, { import_id: row.id, source: row.call_log_source })).written : 0
         row.inserted += written
         row.duplicates += rows - written
         Object.assign(row, progress())

@@ -1,0 +1,261 @@
+import { hostname } from 'node:os'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/schema'
+import { InvalidInputError } from '../../kit/errors'
+import { describeConnectionError } from '../../lib/connection-errors'
+import type { ImportReport } from '../imports/import-report'
+import { normalizeBaseUrl } from '../pull/remote-client'
+import { LOCAL_SOURCE, type SourcesService } from '../sources/sources.service'
+import { pushedLine } from './push-record'
+import { getFromServer, type PushTarget, type ServerAnswer, UploadBodyError, uploadToServer } from './push-upload'
+import * as repo from './push.repo'
+
+/*
+ * `callscope push` (issue 20 pt 4): a laptop's call logs, or one source's, uploaded to a team
+ * server through the server's own import (`POST /imports/call-logs`, NDJSON, streamed), each
+ * source's under the same source there (`?as_source=`). The server skips what it has by (id,
+ * source), so a second push adds nothing and says so, and an interrupted one run again completes.
+ * docs/api.md "Push to a team server".
+ */
+
+/** Records per upload: each is one import on the server, well inside its request timeout (5 min). */
+export const DEFAULT_CHUNK_RECORDS = 50_000
+/** Records read from the store and written to the request at a time. */
+const PAGE_RECORDS = 1000
+/** Refused records kept in the report (with their ids); the counts cover the rest. */
+const MAX_REPORTED = 100
+
+export interface PushOptions {
+  /** The team server's base URL (http or https). */
+  to: string
+  /** An admin token of the team server. */
+  token: string
+  /** Only this source: `local` or a pulled backend's base URL, as `?source=` names it. */
+  source?: string
+  /** PEM to trust for the server's certificate instead of the system's authorities. */
+  ca?: string
+  chunkRecords?: number
+  /** How the server's import history names this push's uploads (default: this machine's name). */
+  from?: string
+  signal?: AbortSignal
+  onProgress?: (progress: PushProgress) => void
+}
+
+export interface PushProgress {
+  /** The source being sent (`local` or a base URL). */
+  source: string
+  /** Records written to the server so far, of `total` (every source of the push). */
+  sent: number
+  total: number
+  /** The server's counts for the uploads it has answered. */
+  inserted: number
+  duplicates: number
+  invalid: number
+  elapsedMs: number
+}
+
+export interface PushSourceReport {
+  /** `local`, or the pulled backend's base URL: the source on the laptop and on the server. */
+  source: string
+  /** Call logs of the source on the laptop when the push began. */
+  total: number
+  /** Records the server answered for (read and counted). */
+  sent: number
+  inserted: number
+  duplicates: number
+  invalid: number
+  uploads: number
+}
+
+export interface PushReport {
+  url: string
+  status: 'completed' | 'failed' | 'cancelled'
+  failure: string | null
+  sources: PushSourceReport[]
+  /** The first refused records: which, and why the server refused them. */
+  refused: Array<{ source: string; id: string; reason: string }>
+  durationMs: number
+}
+
+const nameOf = (key: string) => (key === '' ? LOCAL_SOURCE : key)
+
+/** The `detail` of a Callscope answer, or the error message of a tRPC one, else the text. */
+function detailOf(answer: ServerAnswer): string {
+  try {
+    const body = JSON.parse(answer.body) as { detail?: unknown; error?: { message?: unknown; json?: { message?: unknown } } }
+    const detail = body.detail ?? body.error?.message ?? body.error?.json?.message
+    if (typeof detail === 'string') return detail
+    if (detail !== undefined) return JSON.stringify(detail)
+  } catch {
+    // not JSON: the text itself
+  }
+  const text = answer.body.trim().replace(/\s+/g, ' ')
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text
+}
+
+const NEEDS_ADMIN = 'push writes to the server, so it needs an admin token of the server (callscope token create --role admin, run there)'
+
+/**
+ * Why the server refused a token, in words that say what to do. `source`: the answer is to an
+ * upload of that source's rows (the token passed the check), so a 403 is the token's source binding.
+ */
+function refusal(answer: ServerAnswer, source?: string): string | null {
+  if (answer.status === 401) return `The server refused the token (401: ${detailOf(answer)}): it is wrong, revoked or expired; ${NEEDS_ADMIN}`
+  if (answer.status === 403 && source !== undefined) {
+    return `The server refused the upload of ${source} (403: ${detailOf(answer)}): push the source this token may write with --source, or use a token bound to no source`
+  }
+  if (answer.status === 403) return `The server refused the token for uploads (403: ${detailOf(answer)}): ${NEEDS_ADMIN}`
+  return null
+}
+
+export function createPushService(db: Kysely<Database>, sources: SourcesService) {
+  const TRUST_HINT = "give the server's certificate (PEM) with --ca FILE"
+
+  async function ask<T>(target: PushTarget, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run()
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error
+      throw new Error(describeConnectionError(target.url, error, TRUST_HINT))
+    }
+  }
+
+  /** Is it a Callscope server, and does it take this token for imports (admin only)? */
+  async function check(target: PushTarget, signal?: AbortSignal): Promise<void> {
+    const health = await ask(target, () => getFromServer(target, '/healthz', signal))
+    let status: unknown
+    try {
+      status = (JSON.parse(health.body) as { status?: unknown }).status
+    } catch {
+      status = undefined
+    }
+    if (health.status !== 200 || status !== 'ok') {
+      throw new Error(`${target.url} answered, but not as a Callscope server (GET /healthz gave ${health.status}): check the address`)
+    }
+    // The import history is admin only, as imports are: asking for it checks the token and writes nothing.
+    const history = await ask(target, () => getFromServer(target, '/trpc/imports.list', signal))
+    const refused = refusal(history)
+    if (refused) throw new Error(refused)
+    if (history.status !== 200) throw new Error(`${target.url} answered ${history.status} to the token check (${detailOf(history)}): is it a Callscope server of this version or newer?`)
+  }
+
+  /** The options checked: the server's base URL, the source asked for (its stored key), the upload size. */
+  async function readOptions(o: PushOptions): Promise<{ target: PushTarget; only: string | undefined; chunk: number }> {
+    let url: string
+    try {
+      url = normalizeBaseUrl(o.to)
+    } catch (error) {
+      throw new InvalidInputError(`--to: ${(error as Error).message}`)
+    }
+    let only: string | undefined
+    if (o.source !== undefined) {
+      const resolved = await sources.resolve(o.source)
+      if ('problem' in resolved) throw new InvalidInputError(`--source: ${resolved.problem}`)
+      only = resolved.key
+    }
+    return { target: { url, token: o.token, ca: o.ca }, only, chunk: o.chunkRecords ?? DEFAULT_CHUNK_RECORDS }
+  }
+
+  /**
+   * The records of one upload as NDJSON text, a page at a time from `first` on, the next page read
+   * while one goes out; `sent` is told each page's rows once written, and ends at `chunk` records.
+   */
+  async function* uploadLines(source: string, first: repo.PushedRow[], chunk: number, sent: (rows: repo.PushedRow[]) => void): AsyncGenerator<string> {
+    let page = first
+    let count = 0
+    while (page.length > 0) {
+      count += page.length
+      const after = page.at(-1)!.seq
+      const next = count < chunk ? repo.callLogPage(db, source, after, Math.min(PAGE_RECORDS, chunk - count)) : null
+      next?.catch(() => {})
+      yield page.map(pushedLine).join('')
+      sent(page)
+      if (!next) return
+      page = await next
+    }
+  }
+
+  /** The server's import report of an upload, or why there is none (a refusal, a failure). */
+  function importReportOf(answer: ServerAnswer, url: string, source: string): ImportReport {
+    const refused = refusal(answer, source)
+    if (refused) throw new Error(refused)
+    let body: (ImportReport & { import?: ImportReport }) | null = null
+    try {
+      body = JSON.parse(answer.body) as ImportReport
+    } catch {
+      body = null
+    }
+    // 201: the upload's import report; 422 with `import`: the server's store failed part way.
+    const report = answer.status === 201 ? body : answer.status === 422 ? (body?.import ?? null) : null
+    if (!report) throw new Error(`${url} refused an upload (${answer.status}: ${detailOf(answer)})`)
+    return report
+  }
+
+  async function push(o: PushOptions): Promise<PushReport> {
+    const started = performance.now()
+    const { target, only, chunk } = await readOptions(o)
+    const { url } = target
+    // The server and the token first: a refusal is said at once, before the store is counted.
+    await check(target, o.signal)
+    const counts = await repo.callLogCountsBySource(db, only)
+    const total = counts.reduce((sum, c) => sum + c.count, 0)
+    const report: PushReport = { url, status: 'completed', failure: null, sources: [], refused: [], durationMs: 0 }
+    const totals = { sent: 0, inserted: 0, duplicates: 0, invalid: 0 }
+    const from = (o.from ?? hostname()).slice(0, 100)
+
+    /** One upload of `source`'s rows from `first` on: sent, and its counts added to the report. */
+    async function upload(source: string, mine: PushSourceReport, first: repo.PushedRow[]): Promise<number> {
+      const ids: string[] = []
+      let last = 0
+      const lines = uploadLines(source, first, chunk, (rows) => {
+        for (const r of rows) ids.push(r.id)
+        last = rows.at(-1)!.seq
+        o.onProgress?.({ source: mine.source, total, ...totals, sent: totals.sent + ids.length, elapsedMs: performance.now() - started })
+      })
+      mine.uploads++
+      const fileName = `push from ${from}: ${mine.source} #${mine.uploads}`.slice(0, 255)
+      const path = `/imports/call-logs?format=ndjson&as_source=${encodeURIComponent(mine.source)}&file_name=${encodeURIComponent(fileName)}`
+      const answer = await uploadToServer(target, path, 'application/x-ndjson', lines, o.signal).catch((error: NodeJS.ErrnoException) => {
+        if (error.name === 'AbortError') throw error
+        if (error instanceof UploadBodyError) throw new Error(`could not read this store: ${error.message}`)
+        throw new Error(`the connection to ${url} broke during an upload (${error.code ?? error.message})`)
+      })
+      const server = importReportOf(answer, url, mine.source)
+      for (const key of ['inserted', 'duplicates', 'invalid'] as const) {
+        mine[key] += server[key]
+        totals[key] += server[key]
+      }
+      mine.sent += server.recordsRead
+      totals.sent += server.recordsRead
+      for (const e of server.errors) {
+        if (report.refused.length < MAX_REPORTED) report.refused.push({ source: mine.source, id: ids[e.record - 1] ?? `record ${e.record}`, reason: e.reason })
+      }
+      if (server.status !== 'completed') throw new Error(`the server could not store the upload: ${server.failure ?? detailOf(answer)}`)
+      if (server.recordsRead !== ids.length) throw new Error(`the server read ${server.recordsRead} of the ${ids.length} records of an upload`)
+      return last
+    }
+
+    try {
+      for (const { source, count } of counts) {
+        const mine: PushSourceReport = { source: nameOf(source), total: count, sent: 0, inserted: 0, duplicates: 0, invalid: 0, uploads: 0 }
+        report.sources.push(mine)
+        let after = 0
+        for (;;) {
+          const first = await repo.callLogPage(db, source, after, Math.min(PAGE_RECORDS, chunk))
+          if (first.length === 0) break
+          after = await upload(source, mine, first)
+        }
+      }
+    } catch (error) {
+      const cancelled = (error as Error).name === 'AbortError'
+      report.status = cancelled ? 'cancelled' : 'failed'
+      report.failure = cancelled ? 'cancelled' : (error as Error).message
+    }
+    report.durationMs = Math.round(performance.now() - started)
+    return report
+  }
+
+  return { push }
+}
+
+export type PushService = ReturnType<typeof createPushService>
