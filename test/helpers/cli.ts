@@ -66,11 +66,17 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
       reject(new Error(`serve exited with ${code}: ${banner}${stderr}`))
     })
   })
+  // A server that dies under a test says why in the test's output (the test then fails on a refused connection).
+  let stopping = false
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`callscope serve (${url}) exited unexpectedly (code ${code}, signal ${signal}):\n${stderr.slice(-4000)}`)
+  })
   return {
     child,
     url,
     banner,
     async stop() {
+      stopping = true
       if (child.exitCode !== null) return child.exitCode
       child.kill('SIGTERM')
       const [code] = await once(child, 'exit')

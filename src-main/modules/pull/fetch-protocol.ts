@@ -12,6 +12,8 @@ export interface FetchWorkerData {
   client: Omit<RemoteClientOptions, 'signal' | 'onAttempt'>
   range: WalkRange
   tenantId: string | null
+  /** The pull's own client's Retry-After hold (epoch ms, 0 for none): the worker's requests keep it too. */
+  heldUntil: number
 }
 
 /** Why the walk stopped: the remote's error as the pull reports it, or the worker's own fault (`bug`). */

@@ -12,7 +12,7 @@ import { createRemoteClient, RemoteError } from './remote-client'
  * MAX_WINDOWS_AHEAD ahead of the store. Fetching, decoding and checking then cost the thread that
  * stores nothing.
  */
-const { client: clientOptions, range, tenantId } = workerData as FetchWorkerData
+const { client: clientOptions, range, tenantId, heldUntil } = workerData as FetchWorkerData
 const port = parentPort!
 
 /**
@@ -35,6 +35,9 @@ const client = createRemoteClient({
   signal: cancel.signal,
   onAttempt: (attempt) => port.postMessage({ type: 'attempt', attempt } satisfies AttemptMessage),
 })
+// The pull's own client asked before this one starts: a turn of the rate after it, and its Retry-After hold.
+client.followOther()
+client.holdUntil(heldUntil)
 
 try {
   await walkCheckedWindows(client, range, tenantId, (window) => feed.send(window))

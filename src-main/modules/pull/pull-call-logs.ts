@@ -70,7 +70,7 @@ async function eachWindow(run: PullRun, walk: Walk, store: (window: FetchedWindo
       await store(packWindow(window))
     })
   }
-  const windows = windowsInWorker({ client: run.clientOptions, range, tenantId: run.tenantId, onAttempt: run.attempted, signal: run.signal, entry })
+  const windows = windowsInWorker({ client: run.clientOptions, range, tenantId: run.tenantId, heldUntil: run.client.heldUntil(), onAttempt: run.attempted, signal: run.signal, entry })
   try {
     for await (const window of windows) {
       noteWindow(run, window)

@@ -113,6 +113,8 @@ export function createRemoteClient(options: RemoteClientOptions) {
     holdUntil(at: number): void {
       notBefore = Math.max(notBefore, at)
     },
+    /** When this client's next request may start at the soonest (epoch ms): a Retry-After's hold, or 0. */
+    heldUntil: (): number => notBefore,
     /** Another client of the same pull has just made its requests: this one's next waits a turn of the rate. */
     followOther(): void {
       notBefore = Math.max(notBefore, Date.now() + 1000 / rate)
