@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { wcagViolations } from '../helpers/axe'
 import { collectErrors, screenshot } from '../helpers/browser'
 import type { ServeProcess } from '../helpers/cli'
@@ -13,6 +13,10 @@ import { trpcHttp } from '../helpers/trpc-http'
  * tabs from its link and from the saved views list, every part of it checked, and the rows against
  * the service's own answer; the recent queries rerun; a bad link; renaming, updating, deleting.
  */
+
+// Each test walks a whole scenario (a view built, saved, reopened in fresh tabs; ten queries and a
+// reload): 10–20 s alone, past 30 s when the whole suite runs beside it on 2 cores.
+vi.setConfig({ testTimeout: 90_000 })
 
 let server: ServeProcess
 let browser: Browser
@@ -45,7 +49,7 @@ async function openLogs(hash: string, timezoneId = 'Asia/Tokyo', link = signInLi
   contexts.push(context)
   const page = await context.newPage()
   // A step that cannot happen fails at that step, not at the test's time limit.
-  page.setDefaultTimeout(10_000)
+  page.setDefaultTimeout(20_000)
   const errors = collectErrors(page)
   await page.goto(link)
   await page.getByTestId('signed-in-as').waitFor()
