@@ -19,7 +19,10 @@ export interface AckMessage {
 /** Worker → caller: a batch, the end, or why it stopped (`F`: what the feed says of a failure). */
 export type FeedMessage<B, F extends object = object> = { type: 'batch'; batch: B } | { type: 'done' } | ({ type: 'failed'; message: string } & F)
 
-/** A value as bytes: what a worker posts (the buffer moves with the message) and whoever reads it rebuilds. */
+/**
+ * A value as bytes (`v8.serialize`): what a worker posts (the buffer moves with the message) and
+ * whoever reads it rebuilds; an import's batch and a pull window's rows both cross as one.
+ */
 export interface Packed {
   packed: Uint8Array
 }

@@ -236,23 +236,17 @@ describe('a bulk load whose fetching stops in the middle', () => {
     checkMessageIndexes(path)
   }
 
-  it('reports a fetch worker that dies, keeps the windows it stored, and the next pull resumes', async () => {
-    const path = join(tempDir(), 'died.sqlite')
+  // In bulk (each window stored with the load's checkpoints) and window by window (each in its own
+  // transaction): the worker fetches for both, and dies after handing over three windows with records.
+  it.each([
+    ['a bulk load', 'auto', 'died.sqlite'],
+    ['a window-by-window pull', false, 'died-windows.sqlite'],
+  ] as const)('reports the fetch worker of %s dying, keeps the windows it stored, and the next pull resumes', async (_, bulk, file) => {
+    const path = join(tempDir(), file)
     const fetchWorker = new URL('../helpers/fetch-worker-that-dies.mjs', import.meta.url)
-    const report = await pullInto(path, 'auto', undefined, { fetchWorker })
+    const report = await pullInto(path, bulk, undefined, { fetchWorker })
     expect(report).toMatchObject({ status: 'failed', failure: 'the thread fetching the call logs stopped (exit code 9)', failureKind: 'fetch' })
     // The windows handed over before it died (three with records) were stored.
-    expect(report.counts.callLogs.inserted).toBeGreaterThan(0)
-    expect(report.counts.callLogs.inserted).toBe(report.counts.callLogs.fetched)
-    await expectResumed(path, report.counts.callLogs.inserted)
-  })
-
-  it('fetches a window-by-window pull on the worker too: a worker that dies is reported, what was stored stays, and the next pull resumes', async () => {
-    const path = join(tempDir(), 'died-windows.sqlite')
-    const fetchWorker = new URL('../helpers/fetch-worker-that-dies.mjs', import.meta.url)
-    const report = await pullInto(path, false, undefined, { fetchWorker })
-    expect(report).toMatchObject({ status: 'failed', failure: 'the thread fetching the call logs stopped (exit code 9)', failureKind: 'fetch' })
-    // Three windows with records were handed over, each stored in its own transaction.
     expect(report.counts.callLogs.inserted).toBeGreaterThan(0)
     expect(report.counts.callLogs.inserted).toBe(report.counts.callLogs.fetched)
     await expectResumed(path, report.counts.callLogs.inserted)

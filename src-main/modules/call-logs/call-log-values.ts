@@ -1,4 +1,5 @@
 import { deserialize, serialize } from 'node:v8'
+import type { Packed } from '../../lib/worker-feed'
 import type { CallLog } from '../../../src-shared/schemas/call-log'
 import type { NewCallLog } from '../../db/schema'
 
@@ -21,9 +22,7 @@ export type CallLogValues = Array<string | null>
  * Rows' values as bytes (v8's serialisation): how a window or batch of rows crosses from the thread
  * that checked them to the one that stores them, moved rather than copied, unopened in between.
  */
-export interface PackedCallLogValues {
-  packed: Uint8Array
-}
+export type PackedCallLogValues = Packed
 
 export const packCallLogValues = (values: CallLogValues[]): PackedCallLogValues => ({ packed: serialize(values) })
 export const unpackCallLogValues = ({ packed }: PackedCallLogValues): CallLogValues[] => deserialize(packed) as CallLogValues[]

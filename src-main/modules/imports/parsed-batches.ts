@@ -4,7 +4,7 @@ import { checkCallLog } from '../call-logs/call-log-record'
 import { callLogValues, type CallLogValues } from '../call-logs/call-log-values'
 import type { ImportFormat } from './import-format'
 import { readRecords, type SourceRecord } from './record-readers'
-import { movableBuffers } from '../../lib/worker-feed'
+import { movableBuffers, type Packed } from '../../lib/worker-feed'
 
 /** A record the parser refused: its 1-based position in the file, the line it starts on, why. */
 export interface RefusedRecord {
@@ -32,9 +32,7 @@ export interface ParsedBatch {
  * the thread in between (the one answering requests) passes them to the writer thread as they are:
  * only the writer rebuilds the rows, so a large import costs the thread in between next to nothing.
  */
-export interface PackedBatch {
-  packed: Uint8Array
-}
+export type PackedBatch = Packed
 
 export type AnyBatch = ParsedBatch | PackedBatch
 
