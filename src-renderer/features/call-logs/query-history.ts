@@ -53,7 +53,13 @@ export function recordQuery(query: string, now = new Date()): void {
   write([{ query: text, at: now.toISOString() }, ...current.filter((e) => e.query !== text)].slice(0, HISTORY_MAX))
 }
 
-export const clearQueryHistory = (): void => write([])
+/** Bumped by a clear: a query that was settling then is not recorded after it (see useRecordSettledQuery). */
+let clears = 0
+
+export const clearQueryHistory = (): void => {
+  clears++
+  write([])
+}
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)
@@ -79,7 +85,12 @@ export const useQueryHistory = (): HistoryEntry[] => useSyncExternalStore(subscr
 export function useRecordSettledQuery(query: string | undefined, parses: boolean): void {
   useEffect(() => {
     if (!query || !parses) return
-    const timer = setTimeout(() => recordQuery(query), SETTLE_MS)
+    // Cleared while this query was settling (the page had just opened on it): the person asked for
+    // an empty list, so the view's query does not come back a moment later on its own.
+    const since = clears
+    const timer = setTimeout(() => {
+      if (clears === since) recordQuery(query)
+    }, SETTLE_MS)
     return () => clearTimeout(timer)
   }, [query, parses])
 }
