@@ -2,22 +2,14 @@
 // running the SELECTs kysely compiled on the main thread. Plain JavaScript with no import of the
 // sources, so a thread starts in milliseconds both from the sources (no TypeScript loader needed)
 // and from the electron-vite bundle.
-import { readlinkSync } from 'node:fs'
-import { setPriority } from 'node:os'
+import { lowerWorkerPriority, READER_NICE } from '../lib/thread-priority.mjs'
 import Database from 'better-sqlite3'
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
 import { joinJson } from './json-rows.mjs'
 
 const { path, nativeBinding } = workerData
-// Below the main thread when the cores are all busy (READER_NICE of lib/thread-priority.ts, repeated here because
-// this file imports no sources): Linux only, where each thread has its own nice value.
-if (process.platform === 'linux') {
-  try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10)
-  } catch {
-    // Not allowed here: run at the usual priority.
-  }
-}
+// Below the main thread when the cores are all busy.
+lowerWorkerPriority(READER_NICE)
 const db = new Database(path, { readonly: true, fileMustExist: true, nativeBinding })
 // The same read-side settings as the main connection (connection.ts): WAL lets this connection read
 // beside the writer; a 64 MiB page cache per reader; temporary b-trees (ORDER BY, GROUP BY) in memory.

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../test/helpers/temp-dir'
 import { openStore } from '../db/connection'
 import { writerEntry } from '../writer/writer-entry'
-import { BACKGROUND_NICE, lowerWorkerPriority, READER_NICE } from './thread-priority'
+import { BACKGROUND_NICE, lowerWorkerPriority, READER_NICE } from './thread-priority.mjs'
 
 /** The nice value of each thread of this process, from /proc (field 19 of each thread's stat). */
 const niceOfThreads = (): number[] =>

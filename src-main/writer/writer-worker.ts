@@ -7,7 +7,7 @@ import { executeOn } from '../db/inline-store'
 import type { Database } from '../db/schema'
 import type { WriteContext } from '../db/write-job'
 import { type FromWriter, type ToWriter, toWire, type WriterData } from '../db/writer-protocol'
-import { BACKGROUND_NICE, lowerWorkerPriority } from '../lib/thread-priority'
+import { BACKGROUND_NICE, lowerWorkerPriority } from '../lib/thread-priority.mjs'
 import { writeJobs } from './write-jobs'
 
 /**

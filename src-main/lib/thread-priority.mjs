@@ -1,3 +1,6 @@
+// Thread priorities of the service's worker threads. Plain JavaScript importing only Node, so that a
+// worker's entry lowers its thread before it loads anything else (the reader's read-worker.mjs, the
+// `*.source.mjs` entries before they register tsx, the parse worker's bundled entry).
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { isMainThread } from 'node:worker_threads'
@@ -19,7 +22,7 @@ export const BACKGROUND_NICE = 19
  * belongs to each thread and /proc/thread-self names it; elsewhere, and on the main thread, it does
  * nothing. Returns whether it did.
  */
-export function lowerWorkerPriority(nice: number): boolean {
+export function lowerWorkerPriority(nice) {
   if (process.platform !== 'linux' || isMainThread) return false
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
