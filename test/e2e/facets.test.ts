@@ -247,6 +247,20 @@ describe('facets', () => {
     await page.getByTestId('query-invalid').waitFor()
     // The last query's "0 matching" is not shown under one that was not run.
     await expect.poll(() => page.getByTestId('call-log-count').innerText()).toBe('')
+    // Its facets and charts stay, dimmed and out of reach (inert: a click would add to a query that does not parse),
+    // and the level drop-down shows no count.
+    for (const part of ['facets-aside', 'charts']) expect(await page.getByTestId(part).getAttribute('inert'), part).not.toBeNull()
+    await page.getByTestId('level-filter').click()
+    await expect.poll(() => page.getByRole('option').allInnerTexts()).toEqual(['debug', 'info', 'warning', 'error', 'critical'])
+    await page.keyboard.press('Escape')
+    // The box says where the link's query is wrong.
+    await expect.poll(() => page.getByTestId('query-error').innerText()).toMatch(/^Column 7: /)
+    await screenshot(page, 'facets-query-invalid')
+    expect(await wcagViolations(page)).toEqual([])
+    // Corrected, it runs: the parts come back.
+    await page.evaluate(`window.location.hash = ${JSON.stringify(`#/logs?query=${encodeURIComponent('level:error')}`)}`)
+    await expect.poll(() => page.getByTestId('call-log-count').innerText(), { timeout: 15_000 }).toMatch(/ matching/)
+    for (const part of ['facets-aside', 'charts']) expect(await page.getByTestId(part).getAttribute('inert'), part).toBeNull()
     expect(refused).toEqual([])
     expect(errors).toEqual([])
     await page.close()

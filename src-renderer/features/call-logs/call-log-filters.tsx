@@ -11,14 +11,16 @@ interface CallLogFiltersProps {
   setView: (patch: Partial<CallLogViewParams>) => void
   agents: Array<{ id: string; name: string }>
   facets?: CallLogFacets
+  /** The facets are still being counted (newest part of the range first): their counts are "so far". */
+  partial?: boolean
 }
 
-const withCount = (value: string, counts: FacetCount[] | undefined) => {
+const withCount = (value: string, counts: FacetCount[] | undefined, partial: boolean) => {
   if (!counts) return value
-  return `${value} (${formatNumber(counts.find((c) => c.value === value)?.count ?? 0)})`
+  return `${value} (${formatNumber(counts.find((c) => c.value === value)?.count ?? 0)}${partial ? ' so far' : ''})`
 }
 
-export function CallLogFilters({ view, setView, agents, facets }: CallLogFiltersProps) {
+export function CallLogFilters({ view, setView, agents, facets, partial = false }: CallLogFiltersProps) {
   const types = [...new Set<string>([...KNOWN_LOG_TYPES, ...(facets?.types.map((t) => t.value) ?? []), ...(view.types ?? [])])].sort()
   const fromRef = useFromRef()
   const agentOptions = agents.map((a) => ({ value: a.id, label: a.name }))
@@ -53,7 +55,7 @@ export function CallLogFilters({ view, setView, agents, facets }: CallLogFilters
           w={220}
           clearable
           placeholder={view.levels?.length ? undefined : 'All levels'}
-          data={LOG_LEVELS.map((l) => ({ value: l, label: withCount(l, facets?.levels) }))}
+          data={LOG_LEVELS.map((l) => ({ value: l, label: withCount(l, facets?.levels, partial) }))}
           value={view.levels ?? []}
           onChange={(levels) => setView({ levels })}
           data-testid="level-filter"
@@ -66,7 +68,7 @@ export function CallLogFilters({ view, setView, agents, facets }: CallLogFilters
           clearable
           searchable
           placeholder={view.types?.length ? undefined : 'All types'}
-          data={types.map((t) => ({ value: t, label: withCount(t, facets?.types) }))}
+          data={types.map((t) => ({ value: t, label: withCount(t, facets?.types, partial) }))}
           value={view.types ?? []}
           onChange={(types) => setView({ types })}
         />

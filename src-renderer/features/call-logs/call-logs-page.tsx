@@ -148,18 +148,23 @@ export function CallLogsPage() {
         </Group>
       </Group>
       <LinkNotice ignored={ignored} onClose={dismissIgnored} />
-      <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={facets.answer} />
+      <CallLogFilters view={view} setView={setView} agents={agentOptions} facets={queryOk ? facets.answer : undefined} partial={facetsPartial} />
       <PivotChips view={view} setView={setView} />
       {/* Facets beside the lines, not above them: on a laptop's short screen they would push the table out of view. */}
       <div className="call-logs-body">
-        <aside className="call-logs-facets" aria-label="Facets">
+        <aside className={`call-logs-facets${queryOk ? '' : ' call-logs-stale'}`} aria-label="Facets" inert={!queryOk} data-testid="facets-aside">
           <FacetPanel view={view} setView={setView} facets={facets.answer} filter={filter} enabled={rowsReady} counting={facets.running} partial={facetsPartial} scanned={facets.scanned} error={facets.error ?? undefined} detailsKey={state.facet} setDetailsKey={(facet) => setState({ facet })} />
         </aside>
         <Stack gap="sm" className="call-logs-main">
-          <VolumeHistogram filter={filter} enabled={rowsReady} view={view} setView={setView} />
-          <CountByPanel filter={filter} enabled={rowsReady} view={view} setView={setView} />
+          {/* A query that does not parse was not run: what these show is the last query's, dimmed and out of reach. */}
+          <div className={queryOk ? undefined : 'call-logs-stale'} inert={!queryOk} data-testid="charts">
+            <Stack gap="sm">
+              <VolumeHistogram filter={filter} enabled={rowsReady} view={view} setView={setView} />
+              <CountByPanel filter={filter} enabled={rowsReady} view={view} setView={setView} />
+            </Stack>
+          </div>
           <NewLinesBar tail={tail} onResume={resumeLive} />
-          {!queryOk && <Text c="dimmed" data-testid="query-invalid">Correct the query above to see log lines.</Text>}
+          {!queryOk && <Text c="dimmed" data-testid="query-invalid">Correct the query above to see its log lines; the counts and chart, dimmed, are of the last query that ran.</Text>}
           {queryOk && <QueryState query={logs} isEmpty={() => rows.length === 0} empty={<Text c="dimmed">No log line matches this filter.</Text>}>
             {() => (
               <CallLogTable
