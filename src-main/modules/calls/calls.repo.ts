@@ -58,7 +58,9 @@ export async function callCounts(db: Kysely<Database>, f: CallFilter) {
   const [total, byStatus, byEndReason] = await Promise.all([
     filtered(db, f).select(count.as('count')).executeTakeFirstOrThrow(),
     filtered(db, { ...f, status: undefined }).select(['status', count.as('count')]).groupBy('status').orderBy('count', 'desc').orderBy('status').execute(),
-    filtered(db, { ...f, end_reason: undefined }).select(['end_reason', count.as('count')]).groupBy('end_reason').orderBy('count', 'desc').orderBy('end_reason').execute(),
+    // "No end reason" (null) first among equal counts on both stores: SQLite puts nulls first by
+    // itself, PostgreSQL last unless told.
+    filtered(db, { ...f, end_reason: undefined }).select(['end_reason', count.as('count')]).groupBy('end_reason').orderBy('count', 'desc').orderBy('end_reason', (ob) => ob.asc().nullsFirst()).execute(),
   ])
   return { total: total.count, byStatus, byEndReason }
 }

@@ -25,8 +25,9 @@ export async function counts(db: Kysely<Database>, tenantId: Scope, source?: str
       const n = eb.fn.countAll<number>().as('n')
       const scoped = <Q extends { where: (...args: any[]) => Q }>(q: Q, column: string): Q => (tenantId === null ? q : q.where(column, '=', tenantId))
       const ofSource = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => (source === undefined ? q : q.where('source', '=', source))
-      // Agents, sessions and calls are Callscope's own: none in a pulled backend's scope.
-      const localOnly = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => (local ? q : q.where(sql`0`))
+      // Agents, sessions and calls are Callscope's own: none in a pulled backend's scope. `false`,
+      // not `0`: PostgreSQL wants a boolean condition, and SQLite reads the keyword as 0.
+      const localOnly = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => (local ? q : q.where(sql<boolean>`false`))
       return [
         ofSource(scoped(eb.selectFrom('tenant_rows').select(n), 'id')).as('tenants'),
         localOnly(scoped(eb.selectFrom('agents').select(n), 'tenant_id')).as('agents'),

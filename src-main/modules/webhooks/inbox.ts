@@ -5,6 +5,7 @@ import type { ValidationError } from '../../../src-shared/schemas/errors'
 import { WEBHOOK_HEADERS } from '../../../src-shared/schemas/webhook-events'
 import { WEBHOOK_LIMITS } from '../../../src-shared/schemas/webhooks'
 import type { Database } from '../../db/schema'
+import { isUniqueViolation } from '../../db/store-errors'
 import { isoNow } from '../../lib/clock'
 import * as repo from './webhooks.repo'
 
@@ -154,8 +155,8 @@ export async function receive(db: Kysely<Database>, deps: InboxDeps, req: InboxR
   try {
     id = await store({ status: 'accepted', reason: null, webhookId: read.id, signedAt, facts })
   } catch (error) {
-    // The same id arriving twice at once: the unique index lets one in.
-    if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) return reject(409, `Replayed webhook-id: ${read.id} was already accepted`, read.id, signedAt)
+    // The same id arriving twice at once: the unique index lets one in (on either store).
+    if (isUniqueViolation(error)) return reject(409, `Replayed webhook-id: ${read.id} was already accepted`, read.id, signedAt)
     throw error
   }
   return { status: 200, body: { status: 'accepted', id, webhook_id: read.id, event_type: facts.eventType, call_id: facts.callId } }

@@ -1,0 +1,165 @@
+import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../../src-main/db/schema'
+import { callCounts, type CallFilter, callPage } from '../../src-main/modules/calls/calls.repo'
+import * as detail from '../../src-main/modules/calls/calls.detail.repo'
+import * as overview from '../../src-main/modules/overview/overview.repo'
+import * as webhooks from '../../src-main/modules/webhooks/webhooks.repo'
+import { startTestServer, type TestServer } from '../helpers/test-server'
+
+/*
+ * The console's Calls list, call page, Overview and webhook lists on PostgreSQL read by their
+ * indexes (issue 20 pt 1), checked with EXPLAIN on the statements the repos run, as
+ * test/pg/plans.test.ts does for the spec's operations: a kysely over the store's pool records
+ * them; sequential scans are priced out (the demo set is small enough that one may rightly win),
+ * so what remains shows which index can serve. A partition's index is named by its parent's.
+ */
+
+let server: TestServer
+let recorded: CompiledQuery[] = []
+let recording: Kysely<Database>
+const parentOf = new Map<string, string>()
+let tenantId = ''
+let agentId = ''
+let squadId = ''
+let callId = ''
+
+beforeAll(async () => {
+  server = await startTestServer({ store: 'postgres' })
+  recording = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: server.service.handle.pg! }),
+    log: (event) => {
+      if (event.level === 'query') recorded.push(event.query)
+    },
+  })
+  const { rows } = await server.service.handle.pg!.query<{ child: string; parent: string }>(
+    `select c.relname as child, p.relname as parent from pg_inherits i
+     join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where c.relkind = 'i'`,
+  )
+  for (const r of rows) parentOf.set(r.child, r.parent)
+  const call = await server.service.db.selectFrom('calls').select(['id', 'tenant_id', 'agent_id']).orderBy('started_at', 'desc').limit(1).executeTakeFirstOrThrow()
+  ;({ id: callId, tenant_id: tenantId } = call)
+  agentId = call.agent_id!
+  squadId = (await server.service.db.selectFrom('squads').select('id').orderBy('id').executeTakeFirstOrThrow()).id
+})
+
+// The recording kysely shares the service's pool, which the service ends.
+afterAll(() => server?.close())
+
+interface PlanNode {
+  'Node Type': string
+  'Index Name'?: string
+  'Relation Name'?: string
+  Plans?: PlanNode[]
+}
+
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)]
+
+/** The plan of one recorded statement, sequential scans priced out and `without` indexes out of the planner's choice. */
+async function planOf(query: CompiledQuery, without: string[] = []): Promise<PlanNode[]> {
+  const client = await server.service.handle.pg!.connect()
+  try {
+    await client.query('begin')
+    await client.query('set local enable_seqscan = off')
+    // DDL is transactional: the rollback below restores them.
+    for (const index of without) await client.query(`drop index ${index}`)
+    const { rows } = await client.query(`explain (format json) ${query.sql}`, query.parameters as unknown[])
+    await client.query('rollback')
+    return nodes((JSON.parse(rows[0]['QUERY PLAN'] as string) as { Plan: PlanNode }[])[0]!.Plan)
+  } finally {
+    client.release()
+  }
+}
+
+async function record(run: (db: Kysely<Database>) => Promise<unknown>): Promise<CompiledQuery[]> {
+  recorded = []
+  await run(recording)
+  return recorded
+}
+
+/** The indexes a plan reads (a partition's index by its parent's name). */
+const indexesOf = (plan: PlanNode[]) => [...new Set(plan.flatMap((n) => (n['Index Name'] ? [parentOf.get(n['Index Name']) ?? n['Index Name']] : [])))]
+const types = (plan: PlanNode[]) => plan.map((n) => n['Node Type'])
+const seqScans = (plan: PlanNode[]) => plan.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'])
+
+/** Every statement `run` executes reads `expected` (one of them, when a RegExp allows several), and no table whole. */
+async function expectIndexes(what: string, run: (db: Kysely<Database>) => Promise<unknown>, expected: RegExp[], without: string[] = []): Promise<PlanNode[][]> {
+  const plans = await Promise.all((await record(run)).map((query) => planOf(query, without)))
+  expect(plans.length, what).toBeGreaterThan(0)
+  for (const plan of plans) expect(seqScans(plan), what).toEqual([])
+  const read = plans.flatMap(indexesOf)
+  for (const index of expected) expect(read, `${what}: ${read.join(', ')}`).toContainEqual(expect.stringMatching(index))
+  return plans
+}
+
+describe('PostgreSQL plans of the console\'s Calls list and call page', () => {
+  it('every filter of the list from its index; newest first from calls_started without a sort', async () => {
+    const page = (f: CallFilter) => (db: Kysely<Database>) => callPage(db, f, 'started_at', 'desc', 50, null)
+    const [plain] = await expectIndexes('no filter', page({}), [/^calls_started$/])
+    expect(types(plain!)).not.toContain('Sort')
+    const [after] = await expectIndexes('a later page', (db) => callPage(db, {}, 'started_at', 'desc', 50, { sort: 'started_at', order: 'desc', key: '2026-11-10T00:00:00.000Z', id: callId }), [/^calls_started$/])
+    expect(types(after!)).not.toContain('Sort')
+    // A squad's page: on the demo set (a fifth of the calls in each squad) the planner walks the
+    // newest calls and looks each one's session up by its key, stopping at the page's end; the
+    // counts (and a page without calls_started) read the squad's sessions, then their calls.
+    await expectIndexes('squad', page({ squad_id: squadId }), [/^calls_(started|conversation)$/, /^conversations_(pkey|squad_created|squad_analytics)$/])
+    await expectIndexes('squad: without the time index', page({ squad_id: squadId }), [/^calls_conversation$/, /^conversations_squad_(created|analytics)$/], ['calls_started'])
+    await expectIndexes('squad: counts', (db) => callCounts(db, { squad_id: squadId }), [/^calls_conversation$/, /^conversations_squad_(created|analytics)$/])
+    const cases: Array<[string, CallFilter, RegExp[]]> = [
+      ['tenant', { tenant_id: tenantId }, [/^calls_tenant_started$/]],
+      ['agent', { agent_id: agentId }, [/^calls_agent_started$/]],
+      ['status', { status: ['failed'] }, [/^calls_status_started$/]],
+      ['end reason', { end_reason: ['sip_503'] }, [/^calls_end_reason_started$/]],
+      ['direction', { direction: 'outbound' }, [/^calls_(direction_)?started$/]],
+      ['phone', { phonePrefix: '+1415' }, [/^calls_from_number$/, /^calls_to_number$/]],
+      ['duration', { min_duration_ms: 600_000 }, [/^calls_(duration|started)$/]],
+      ['dates', { start_date: '2026-11-18T00:00:00.000Z', end_date: '2026-11-19T00:00:00.000Z' }, [/^calls_started$/]],
+    ]
+    for (const [what, f, expected] of cases) {
+      await expectIndexes(what, page(f), expected)
+      // The counts (total, per status, per end reason) read the same index.
+      await expectIndexes(`${what}: counts`, (db) => callCounts(db, f), expected)
+    }
+  })
+
+  it('the call page: the call by its key, its lines by call_logs_call in every month, names by their keys', async () => {
+    await expectIndexes('the call', (db) => detail.findCall(db, callId), [/^calls_pkey$/])
+    await expectIndexes('its lines', (db) => detail.callLines(db, callId, tenantId, 2000), [/^call_logs_call$/])
+    await expectIndexes('how many', (db) => detail.countCallLines(db, callId, undefined), [/^call_logs_call$/])
+    await expectIndexes('agents', (db) => detail.agentNames(db, [agentId]), [/^agents_pkey$/])
+    await expectIndexes('tenant', (db) => detail.tenantName(db, tenantId), [/^tenants_pkey$/])
+    await expectIndexes('squad', (db) => detail.squadName(db, squadId), [/^squads_pkey$/])
+  })
+})
+
+describe('PostgreSQL plans of the Overview', () => {
+  it('days of calls and sessions by their (tenant, time) indexes, error lines by (level, time)', async () => {
+    const since = '2026-10-22T00:00:00.000Z'
+    for (const scope of [null, tenantId]) {
+      await expectIndexes(`calls by day ${scope}`, (db) => overview.callsByDay(db, scope, since), [/^calls_(tenant_)?started$/])
+      await expectIndexes(`error lines by day ${scope}`, (db) => overview.errorLogsByDay(db, scope, since), [/^call_logs_(level|tenant)_timestamp$/])
+      // Every tenant's sessions of the period: on the demo set (all of it in the period) the planner
+      // reads the whole period from any index holding created_at; it can seek each tenant's range.
+      await expectIndexes(`busiest agents ${scope}`, (db) => overview.busiestAgents(db, scope, since, 10), [/^conversations_(tenant|squad)_created$/])
+      await expectIndexes(`busiest agents ${scope}, by tenant`, (db) => overview.busiestAgents(db, scope, since, 10), [/^conversations_tenant_created$/], ['conversations_squad_created', 'conversations_squad_analytics'])
+      const [recent] = await expectIndexes(`recent errors ${scope}`, (db) => overview.recentErrors(db, scope, 20), [/^call_logs_(level|tenant)_timestamp$/])
+      // Each level's newest lines come from the index read backwards: only the final 40 rows are sorted.
+      expect(types(recent!).filter((t) => t === 'Sort').length).toBeLessThanOrEqual(1)
+      await expectIndexes(`counts ${scope}`, (db) => overview.counts(db, scope), [])
+    }
+  })
+})
+
+describe('PostgreSQL plans of the webhook lists and the inbox', () => {
+  it('each list by the index ending in its order; replay protection by the partial unique index', async () => {
+    await expectIndexes('deliveries', (db) => webhooks.tenantDeliveries(db, tenantId, 50), [/^webhook_deliveries_tenant_created$/])
+    await expectIndexes('deliveries counted', (db) => webhooks.countTenantDeliveries(db, tenantId), [/^webhook_deliveries_tenant_created$/])
+    await expectIndexes('a call\'s deliveries', (db) => webhooks.callDeliveries(db, callId, 50), [/^webhook_deliveries_call$/])
+    await expectIndexes('attempts', (db) => webhooks.listAttempts(db, 'dlv_x'), [/^webhook_attempts_pk$/])
+    await expectIndexes('inbox', (db) => webhooks.tenantInbox(db, tenantId, 50), [/^webhook_inbox_tenant_received$/])
+    await expectIndexes('a call\'s inbox', (db) => webhooks.callInbox(db, callId, 50), [/^webhook_inbox_call$/])
+    await expectIndexes('accepted before', (db) => webhooks.acceptedWithId(db, tenantId, 'msg_x'), [/^webhook_inbox_accepted_id$/])
+    await expectIndexes('newest calls to build from', (db) => webhooks.newestCalls(db, tenantId, 'completed', 5), [/^calls_(tenant|status)_started$/])
+    await expectIndexes('a session\'s call', (db) => webhooks.callOfSession(db, 'x'), [/^calls_conversation$/])
+  })
+})
