@@ -1,4 +1,6 @@
 import type { Service } from '../service'
+import { existsSync } from 'node:fs'
+import { isPostgresUrl } from '../db/store-kind'
 import { defaultDbPath, keyFileFor, poolSizeFrom } from './paths'
 
 /** Says on stderr that the store is being updated, so a long first start after an upgrade is not a hang. */
@@ -13,9 +15,10 @@ export const reportRestoring = () =>
  * Opens the store for a one-shot command (migrated, never auto-seeded) and closes it afterwards.
  * No reader threads: nothing else waits on this process, and starting them would only cost time.
  */
-export async function withService<T>(dbOption: string | undefined, run: (service: Service) => Promise<T>): Promise<T> {
+export async function withService<T>(dbOption: string | undefined, run: (service: Service) => Promise<T>, options: { mustExist?: boolean } = {}): Promise<T> {
   const { createService } = await import('../service')
   const dbPath = dbOption ?? defaultDbPath()
+  if (options.mustExist) assertStoreExists(dbPath)
   // One-shot on PostgreSQL: a connection or two is all a command uses.
   const service = await createService({ dbPath, seedNewDatabase: false, readers: 0, poolSize: poolSizeFrom() ?? 2, keyFile: keyFileFor(dbPath), onMigrating: reportMigrating, onRestoringIndexes: reportRestoring })
   try {
@@ -23,4 +26,14 @@ export async function withService<T>(dbOption: string | undefined, run: (service
   } finally {
     await service.close()
   }
+}
+
+/**
+ * A command that only reads a store (export, tail, db info, snapshot, push) refuses a file that is
+ * not there, rather than create an empty store and answer from it as if it had no data. A
+ * PostgreSQL server is asked when the command connects.
+ */
+export function assertStoreExists(dbPath: string): void {
+  if (isPostgresUrl(dbPath) || existsSync(dbPath)) return
+  throw new Error(`no store at ${dbPath}: give --db, or start the app or \`callscope serve\` once to create it`)
 }

@@ -104,11 +104,13 @@ export function describePushTo(store: 'sqlite' | 'postgres'): void {
       expect(only.stdout).not.toContain('  local:')
       expect((await teamCounts()).bySource).toEqual({ local: partial, [backend.url]: pulled })
 
-      // Everything: the rest of the local call logs; the backend's are all there already.
+      // Everything: every local call log (the broken push went to another address, the proxy's, so
+      // where it got to does not count here), the server skipping what it has; the backend's were all
+      // pushed just now, so none is sent.
       const all = await push(['--to', team.url])
       expect(all.status).toBe(0)
       expect(all.stdout).toContain(`  local: ${n(total)} of ${n(total)} call logs sent: ${n(total - partial)} new on the server, ${n(partial)} already there, 0 refused`)
-      expect(all.stdout).toContain(`  ${backend.url}: ${n(pulled)} of ${n(pulled)} call logs sent: 0 new on the server, ${n(pulled)} already there, 0 refused`)
+      expect(all.stdout).toContain(`  ${backend.url}: 0 of ${n(pulled)} call logs sent, ${n(pulled)} pushed there before and not sent again: 0 new on the server, 0 already there, 0 refused (0 uploads)`)
       expect((await teamCounts()).bySource).toEqual({ local: total, [backend.url]: pulled })
       // Each row arrived through an import that names its source; none claims to be pulled on the server.
       const imports = await read("select call_log_source as source, sum(inserted) as inserted from imports group by call_log_source order by call_log_source")
@@ -142,15 +144,44 @@ export function describePushTo(store: 'sqlite' | 'postgres'): void {
       expect(listed.map((s) => [s.name, s.kind])).toEqual([['local', 'local'], [backend.url, 'pulled']])
     }, 120_000)
 
-    it('pushes again without adding anything, and says so', async () => {
+    it('pushes again sending nothing, and says so; with --all sends everything, which the server skips', async () => {
       const before = await teamCounts()
+      const total = laptopCount('') + laptopCount(backend.url)
       const again = await push(['--to', team.url])
       expect(again.status).toBe(0)
-      const total = laptopCount('') + laptopCount(backend.url)
-      expect(again.stdout).toContain(`Nothing new: the server already had all ${n(total)} call logs.`)
-      expect(again.stdout).toContain(`  local: ${n(laptopCount(''))} of ${n(laptopCount(''))} call logs sent: 0 new on the server, ${n(laptopCount(''))} already there, 0 refused`)
-      const after = await teamCounts()
-      expect(after.bySource).toEqual(before.bySource)
+      expect(again.stdout).toContain(`Nothing new since the last push: all ${n(total)} call logs were pushed there before (--all sends them again; the server skips what it has).`)
+      expect(again.stdout).toContain(`  local: 0 of ${n(laptopCount(''))} call logs sent, ${n(laptopCount(''))} pushed there before and not sent again: 0 new on the server`)
+      expect((await teamCounts()).imports).toBe(before.imports)
+
+      const all = await push(['--to', team.url, '--all'])
+      expect(all.status).toBe(0)
+      expect(all.stdout).toContain(`Nothing new: the server already had all ${n(total)} call logs.`)
+      expect(all.stdout).toContain(`  local: ${n(laptopCount(''))} of ${n(laptopCount(''))} call logs sent: 0 new on the server, ${n(laptopCount(''))} already there, 0 refused`)
+      expect((await teamCounts()).bySource).toEqual(before.bySource)
+    }, 180_000)
+
+    it('sends only what was stored since the last push, and everything again when the store no longer holds where it got to', async () => {
+      const before = (await teamCounts()).bySource
+      const tenant = laptop.sqlite.prepare("select tenant_id from call_logs where source = '' limit 1").pluck().get() as string
+      const fresh = [1, 2, 3].map((i) => JSON.stringify({
+        id: `00000000-0000-4000-8000-00000000000${i}`, tenant_id: tenant, log_type: 'llm', log_level: 'error', message: `pushed later ${i}`,
+        timestamp: `2026-11-26T10:00:0${i}.000Z`, agent_id: null, session_id: null, call_id: null, details: {}, user_id: null, trace_id: null, request_id: null,
+      }))
+      const imported = await fetch(`${laptop.url}/imports/call-logs?format=ndjson`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' }, body: fresh.join('\n') })
+      expect(imported.status).toBe(201)
+      expect(await imported.json()).toMatchObject({ inserted: 3, invalid: 0 })
+      const local = laptopCount('')
+      const later = await push(['--to', team.url])
+      expect(later.status).toBe(0)
+      expect(later.stdout).toContain(`  local: 3 of ${n(local)} call logs sent, ${n(local - 3)} pushed there before and not sent again: 3 new on the server, 0 already there, 0 refused (1 upload)`)
+      expect((await teamCounts()).bySource).toEqual({ ...before, local: before.local! + 3 })
+
+      // The newest pushed line deleted on the laptop: where the push got to is gone, so all is sent (and skipped there).
+      laptop.sqlite.prepare("delete from call_logs where id = '00000000-0000-4000-8000-000000000003'").run()
+      const restarted = await push(['--to', team.url, '--source', 'local'])
+      expect(restarted.status).toBe(0)
+      expect(restarted.stdout).toContain(`  local: ${n(local - 1)} of ${n(local - 1)} call logs sent: 0 new on the server, ${n(local - 1)} already there, 0 refused`)
+      expect(restarted.stdout).toContain('    this store no longer holds the last record pushed there, so every record is sent again (the server skips what it has)')
     }, 180_000)
 
     it('refuses a viewer token and a tenant token with the server\'s 403, and a token bound to another source, writing nothing', async () => {
@@ -179,11 +210,11 @@ export function describePushTo(store: 'sqlite' | 'postgres'): void {
       // An admin token bound to one source writes that source only: the first other upload is refused before any row.
       const bound = await runCliAsync(['token', 'create', '-n', 'bound', '-r', 'admin', '--source', backend.url, '--db', teamDb], env)
       expect(bound.status).toBe(0)
-      const outside = await push(['--to', team.url], bound.stdout.trim())
+      const outside = await push(['--to', team.url, '--all'], bound.stdout.trim())
       expect(outside.status).toBe(1)
       expect(outside.stderr).toContain(`The server refused the upload of local (403: Not enough permissions: this request may write only the source '${backend.url}', not 'local'): push the source this token may write with --source`)
       expect(outside.stdout).toContain('  local: 0 of ')
-      const inside = await push(['--to', team.url, '--source', backend.url], bound.stdout.trim())
+      const inside = await push(['--to', team.url, '--source', backend.url, '--all'], bound.stdout.trim())
       expect(inside.status).toBe(0)
       expect(inside.stdout).toContain(`  ${backend.url}: ${n(laptopCount(backend.url))} of ${n(laptopCount(backend.url))} call logs sent: 0 new on the server`)
       expect((await teamCounts()).bySource).toEqual(before.bySource)

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { migrations } from '../../src-main/db/migrations'
 import { runCli } from '../helpers/cli'
@@ -34,6 +35,21 @@ describe('callscope CLI', () => {
     expect(result.status).toBe(2)
     expect(result.stderr).toMatch(message)
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it.each([
+    [['db', 'info']],
+    [['export', 'logs', '--query', 'imeout']],
+    [['snapshot', 'SNAPSHOT']],
+    [['push', '--to', 'http://127.0.0.1:1', '--token', 't']],
+    [['tail']],
+  ])('refuses %j on a store that is not there with exit 1, and creates nothing', (args) => {
+    const missing = `${dir}/missing.sqlite`
+    const result = runCli([...args.map((a) => (a === 'SNAPSHOT' ? `${dir}/snap.sqlite` : a)), '--db', missing])
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain(`no store at ${missing}: give --db, or start the app or \`callscope serve\` once to create it`)
+    expect(existsSync(missing)).toBe(false)
+    expect(existsSync(`${dir}/snap.sqlite`)).toBe(false)
   })
 
   it('seeds, reports with db info, and refuses to seed twice without --reset', () => {

@@ -4,6 +4,15 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { CLI, runCli } from '../helpers/cli'
 import { tempDir } from '../helpers/temp-dir'
+import { openDatabase } from '../../src-main/db/connection'
+import { migrateToLatest } from '../../src-main/db/migrate'
+
+/** An empty store at the current schema (no demo data), as a first start leaves it. */
+async function emptyStore(path: string): Promise<void> {
+  const handle = openDatabase({ path })
+  await migrateToLatest(handle.db)
+  await handle.close()
+}
 
 const dbInfo = (db: string) => JSON.parse(runCli(['db', 'info', '--json', '--db', db]).stdout) as { counts: Record<string, number> }
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
@@ -95,7 +104,7 @@ describe('callscope import, export and snapshot', () => {
     const file = `${dir}/big.ndjson`
     writeFileSync(file, Array.from({ length: total }, (_, i) => line(i + 1)).join('\n'))
     const target = `${dir}/killed.sqlite`
-    expect(runCli(['db', 'info', '--db', target]).status).toBe(0)
+    await emptyStore(target)
     const child = spawn(process.execPath, [CLI, 'import', 'logs', file, '--db', target], { stdio: 'ignore' })
     const watcher = new Database(target, { readonly: true })
     // Kill it once the first batch has landed and before the last.
@@ -136,7 +145,7 @@ describe('callscope import, export and snapshot', () => {
     const file = `${dir}/bulk.ndjson`
     writeFileSync(file, Array.from({ length: total }, (_, i) => line(i + 1)).join('\n'))
     const target = `${dir}/bulk-killed.sqlite`
-    expect(runCli(['db', 'info', '--db', target]).status).toBe(0)
+    await emptyStore(target)
     const schema = (db: Database.Database) => db.prepare("select type, name, sql from sqlite_master where tbl_name = 'call_logs' order by name").all()
     const fresh = new Database(target, { readonly: true })
     const expected = schema(fresh)

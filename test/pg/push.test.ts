@@ -30,10 +30,12 @@ describe('callscope push of a record a PostgreSQL server cannot hold', () => {
       const listed = await fetch(`${team.url}/logs/calls?start_date=2026-11-02&end_date=2026-11-02`, { headers: { Authorization: 'Bearer pg-team-token' } })
       expect(((await listed.json()) as Array<{ id: string }>).map((r) => r.id)).toEqual([id(3), id(1)])
 
-      // Again: the two are there, the third still refused, so it is not "nothing new" but not new either.
+      // Again: from the refused record on (the one before it is where the first push got to): it is
+      // refused again, saying why, so it is not "nothing new"; the one after it is there already.
       const again = await push()
       expect(again.status).toBe(0)
-      expect(again.stdout).toContain('  local: 3 of 3 call logs sent: 0 new on the server, 2 already there, 1 refused (1 upload)')
+      expect(again.stdout).toContain('  local: 2 of 3 call logs sent, 1 pushed there before and not sent again: 0 new on the server, 1 already there, 1 refused (1 upload)')
+      expect(again.stderr).toBe(first.stderr)
       expect(again.stdout).not.toContain('Nothing new')
     } finally {
       await team.stop()

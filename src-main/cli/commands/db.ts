@@ -23,6 +23,6 @@ export function registerDb(program: Command): void {
           ...Object.entries(info.counts).map(([table, n]) => `  ${table.padEnd(22)} ${n.toLocaleString('en-US').padStart(12)}`),
         ]
         process.stdout.write(`${lines.join('\n')}\n`)
-      })
+      }, { mustExist: true })
     })
 }

@@ -30,6 +30,6 @@ export function registerExport(program: Command): void {
         // The reader went away (`| head`): not a failure of the export.
         if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error
       }
-    })
+    }, { mustExist: true })
   })
 }

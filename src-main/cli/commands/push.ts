@@ -20,13 +20,18 @@ export function summary(r: PushReport): string {
   const inserted = r.sources.reduce((s, x) => s + x.inserted, 0)
   const lines = [`${head} ${r.url} in ${(r.durationMs / 1000).toFixed(1)} s${sent ? ` (${rate(sent, r.durationMs)})` : ''}:`]
   for (const s of r.sources) {
+    const before = s.pushedBefore ? `, ${n(s.pushedBefore)} pushed there before and not sent again` : ''
     lines.push(
-      `  ${s.source}: ${n(s.sent)} of ${n(s.total)} call logs sent: ${n(s.inserted)} new on the server, ${n(s.duplicates)} already there, ${n(s.invalid)} refused` +
+      `  ${s.source}: ${n(s.sent)} of ${n(s.total)} call logs sent${before}: ${n(s.inserted)} new on the server, ${n(s.duplicates)} already there, ${n(s.invalid)} refused` +
         ` (${n(s.uploads)} upload${s.uploads === 1 ? '' : 's'})`,
     )
+    if (s.restarted) lines.push(`    ${s.restarted}`)
   }
+  const pushedBefore = r.sources.reduce((sum, x) => sum + x.pushedBefore, 0)
   if (r.sources.length === 0) lines.push('  no call logs to push')
-  else if (r.status === 'completed' && inserted === 0 && sent > 0 && r.sources.every((s) => s.invalid === 0)) {
+  else if (r.status === 'completed' && sent === 0 && pushedBefore > 0) {
+    lines.push(`Nothing new since the last push: all ${n(pushedBefore)} call logs were pushed there before (--all sends them again; the server skips what it has).`)
+  } else if (r.status === 'completed' && inserted === 0 && sent > 0 && r.sources.every((s) => s.invalid === 0)) {
     lines.push(`Nothing new: the server already had all ${n(sent)} call logs.`)
   }
   lines.push('Only call logs are pushed; tenants, agents, sessions and the other pulled data stay on this machine (docs/api.md, "Push to a team server").', '')
@@ -40,6 +45,7 @@ interface PushCliOptions {
   db?: string
   ca?: string
   chunk?: number
+  all?: boolean
 }
 
 export function registerPush(program: Command): void {
@@ -51,6 +57,7 @@ export function registerPush(program: Command): void {
     .option('--source <name>', 'push only this source: local, or a pulled backend\'s base URL (default: every source, each to the same source on the server)')
     .option('--ca <file>', "PEM certificate to trust for the server instead of the system's authorities (a self-signed team server)")
     .option('--chunk <records>', 'call logs per upload (each is one import on the server)', parsePositiveInt)
+    .option('--all', 'send every call log, not only those stored since the last push to this server (it still skips what it has)')
     .option('--db <file>', 'database file (default: $CALLSCOPE_DB or the per-user data folder)')
     .action(async (opts: PushCliOptions, command: Command) => {
       const token = opts.token ?? process.env.CALLSCOPE_TEAM_TOKEN
@@ -72,7 +79,7 @@ export function registerPush(program: Command): void {
         let report: PushReport
         try {
           report = await service.push.push({
-            to: opts.to, token, source: opts.source, ca, chunkRecords: opts.chunk, signal: abort.signal,
+            to: opts.to, token, source: opts.source, ca, chunkRecords: opts.chunk, all: opts.all, signal: abort.signal,
             onProgress: (p) => {
               // A live line on a terminal; elsewhere (a log), one line every 5 s.
               const now = p.elapsedMs
@@ -98,6 +105,6 @@ export function registerPush(program: Command): void {
           for (const e of report.refused.slice(0, 20)) process.stderr.write(`  ${e.source} ${e.id}: ${e.reason}\n`)
         }
         if (report.status !== 'completed') throw new Error(`${report.failure} (what the server stored is kept; run the same push again to complete it: what the server has is skipped)`)
-      })
+      }, { mustExist: true })
     })
 }

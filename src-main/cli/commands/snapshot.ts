@@ -41,6 +41,6 @@ export function registerSnapshot(program: Command): void {
         const seconds = ((performance.now() - started) / 1000).toFixed(1)
         process.stdout.write(`Snapshot of ${service.database.path} written to ${result.path} (${mib} MiB) in ${seconds} s\n`)
         for (const line of describePack(result)) process.stdout.write(`${line}\n`)
-      })
+      }, { mustExist: true })
     })
 }

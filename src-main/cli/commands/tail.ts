@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
 import type { CallLogLine } from '../../modules/call-logs/call-logs.search'
 import { addFilterOptions, type FilterField, parseFilterOptions } from '../filter-options'
@@ -45,7 +44,6 @@ export function registerTail(program: Command): void {
     if (!Number.isInteger(lines) || lines < 0 || lines > 1000) return command.error("error: option '-n, --lines <count>': a whole number from 0 to 1000", { exitCode: 2 })
     const filter = await parseFilterOptions(command, opts, FILTERS)
     const path = (opts.db as string | undefined) ?? defaultDbPath()
-    if (!existsSync(path)) throw new Error(`no store at ${path}: give --db, or start the app or \`callscope serve\` once to create it`)
     await withService(path, async (service) => {
       const { OWNER } = await import('../../kit/access')
       const stop = new AbortController()
@@ -72,6 +70,6 @@ export function registerTail(program: Command): void {
         process.off('SIGTERM', onSignal)
         process.stdout.off('error', onSignal)
       }
-    })
+    }, { mustExist: true })
   })
 }

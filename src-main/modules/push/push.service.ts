@@ -2,6 +2,7 @@ import { hostname } from 'node:os'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
 import { InvalidInputError } from '../../kit/errors'
+import { isoNow } from '../../lib/clock'
 import { describeConnectionError } from '../../lib/connection-errors'
 import type { ImportReport } from '../imports/import-report'
 import { normalizeBaseUrl } from '../pull/remote-client'
@@ -35,6 +36,11 @@ export interface PushOptions {
   /** PEM to trust for the server's certificate instead of the system's authorities. */
   ca?: string
   chunkRecords?: number
+  /**
+   * Send every record again, not only what came after the last push to this server confirmed (the
+   * server still skips what it has): after the server lost data, or to check it has everything.
+   */
+  all?: boolean
   /** How the server's import history names this push's uploads (default: this machine's name). */
   from?: string
   signal?: AbortSignal
@@ -59,6 +65,10 @@ export interface PushSourceReport {
   source: string
   /** Call logs of the source on the laptop when the push began. */
   total: number
+  /** Of those, the ones an earlier push to this server had sent and the server confirmed: not sent again. */
+  pushedBefore: number
+  /** Why the last push's place was not used, when there was one: every record is sent (the server skips what it has). */
+  restarted: string | null
   /** Records the server answered for (read and counted). */
   sent: number
   inserted: number
@@ -191,6 +201,19 @@ export function createPushService(db: Kysely<Database>, sources: SourcesService)
     return report
   }
 
+  /**
+   * Where a source's push starts: after the last record the server confirmed to an earlier push,
+   * if the store still holds that record at that place. A store replaced since (a snapshot opened,
+   * a restore) or rows renumbered after the newest were deleted would not: then from the start.
+   */
+  async function startOf(url: string, source: string, all: boolean): Promise<{ after: number; restarted: string | null }> {
+    if (all) return { after: 0, restarted: null }
+    const cursor = await repo.pushCursor(db, url, source)
+    if (!cursor) return { after: 0, restarted: null }
+    if ((await repo.callLogIdAt(db, cursor.seq)) === cursor.id) return { after: cursor.seq, restarted: null }
+    return { after: 0, restarted: 'this store no longer holds the last record pushed there, so every record is sent again (the server skips what it has)' }
+  }
+
   async function push(o: PushOptions): Promise<PushReport> {
     const started = performance.now()
     const { target, only, chunk } = await readOptions(o)
@@ -198,18 +221,22 @@ export function createPushService(db: Kysely<Database>, sources: SourcesService)
     // The server and the token first: a refusal is said at once, before the store is counted.
     await check(target, o.signal)
     const counts = await repo.callLogCountsBySource(db, only)
-    const total = counts.reduce((sum, c) => sum + c.count, 0)
+    const starts = await Promise.all(counts.map((c) => startOf(url, c.source, o.all === true)))
+    const left = await Promise.all(counts.map((c, i) => repo.callLogCountAfter(db, c.source, starts[i]!.after)))
+    const total = left.reduce((sum, n) => sum + n, 0)
     const report: PushReport = { url, status: 'completed', failure: null, sources: [], refused: [], durationMs: 0 }
     const totals = { sent: 0, inserted: 0, duplicates: 0, invalid: 0 }
     const from = (o.from ?? hostname()).slice(0, 100)
 
     /** One upload of `source`'s rows from `first` on: sent, and its counts added to the report. */
-    async function upload(source: string, mine: PushSourceReport, first: repo.PushedRow[]): Promise<number> {
+    async function upload(source: string, mine: PushSourceReport, first: repo.PushedRow[]): Promise<{ next: number; confirmed: repo.PushCursor | null }> {
       const ids: string[] = []
-      let last = 0
+      const seqs: number[] = []
       const lines = uploadLines(source, first, chunk, (rows) => {
-        for (const r of rows) ids.push(r.id)
-        last = rows.at(-1)!.seq
+        for (const r of rows) {
+          ids.push(r.id)
+          seqs.push(r.seq)
+        }
         o.onProgress?.({ source: mine.source, total, ...totals, sent: totals.sent + ids.length, elapsedMs: performance.now() - started })
       })
       mine.uploads++
@@ -232,18 +259,30 @@ export function createPushService(db: Kysely<Database>, sources: SourcesService)
       }
       if (server.status !== 'completed') throw new Error(`the server could not store the upload: ${server.failure ?? detailOf(answer)}`)
       if (server.recordsRead !== ids.length) throw new Error(`the server read ${server.recordsRead} of the ${ids.length} records of an upload`)
-      return last
+      // Stored up to the first record the server refused: that one is sent again next time (and
+      // refused again, saying why, until the server can take it), so no push calls it pushed.
+      // (The report keeps the first refusals; with none kept, the whole upload counts as not confirmed.)
+      const firstRefused = server.invalid > 0 && server.errors.length === 0 ? 1 : Math.min(ids.length + 1, ...server.errors.map((e) => e.record))
+      const upTo = firstRefused - 2
+      return { next: seqs.at(-1)!, confirmed: upTo >= 0 ? { seq: seqs[upTo]!, id: ids[upTo]! } : null }
     }
 
     try {
-      for (const { source, count } of counts) {
-        const mine: PushSourceReport = { source: nameOf(source), total: count, sent: 0, inserted: 0, duplicates: 0, invalid: 0, uploads: 0 }
+      for (const [i, { source, count }] of counts.entries()) {
+        const { after: start, restarted } = starts[i]!
+        const mine: PushSourceReport = { source: nameOf(source), total: count, pushedBefore: count - left[i]!, restarted, sent: 0, inserted: 0, duplicates: 0, invalid: 0, uploads: 0 }
         report.sources.push(mine)
-        let after = 0
+        let after = start
+        // A record refused on the way stops the cursor: a later push starts again there.
+        let advancing = true
         for (;;) {
           const first = await repo.callLogPage(db, source, after, Math.min(PAGE_RECORDS, chunk))
           if (first.length === 0) break
-          after = await upload(source, mine, first)
+          const { next, confirmed } = await upload(source, mine, first)
+          // The server has every record up to `confirmed`: the next push starts after it.
+          if (advancing && confirmed) await repo.savePushCursor(db, url, source, confirmed, isoNow())
+          if (confirmed?.seq !== next) advancing = false
+          after = next
         }
       }
     } catch (error) {
