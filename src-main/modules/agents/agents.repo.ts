@@ -1,6 +1,7 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import { storeSql } from '../../db/store-sql'
 import type { Database } from '../../db/schema'
+import { agentsSql } from './agents.sql'
 
 export interface AgentListFilter {
   /** Only this tenant's agents (a tenant filter, or the principal's own tenant). */
@@ -54,7 +55,7 @@ export function findAgent(db: Kysely<Database>, agentId: string) {
  * Agents known only from a pull (pulled_agents: the call logs named them, their sessions listing
  * was fetched) and not shadowed by a local agent of the same id: the latest fetch of each, with
  * its tenant's name when the store has the tenant, its name when pulled squad analytics list it
- * as a member, and the sessions the listing held. The backend has no agent profile operation, so
+ * as a member (agents.sql.ts), and the sessions the listing held. The backend has no agent profile operation, so
  * nothing else is known of them.
  */
 export function listPulledAgents(db: Kysely<Database>, filter: AgentListFilter & { id?: string; source?: string }) {
@@ -68,7 +69,7 @@ export function listPulledAgents(db: Kysely<Database>, filter: AgentListFilter &
       'a.id',
       'a.tenant_id',
       eb.fn.coalesce('t.name', 'lt.name').as('tenant_name'),
-      pulledAgentName().as('name'),
+      agentsSql(db).pulledAgentName().as('name'),
       'a.source',
       'a.fetched_at',
       eb
@@ -89,16 +90,12 @@ export function listPulledAgents(db: Kysely<Database>, filter: AgentListFilter &
   else query = query.where('a.source', '=', source)
   if (filter.id !== undefined) query = query.where('a.id', '=', filter.id)
   if (filter.tenantId) query = query.where('a.tenant_id', '=', filter.tenantId)
-  if (filter.search?.trim()) query = query.where(storeSql(db).nameOrIdMatches(pulledAgentName(), 'a.id', filter.search))
-  return query.orderBy('tenant_name').orderBy('name').orderBy('a.id').execute()
-}
-
-/**
- * A pulled agent's name as pulled squad analytics give it (`member_utilization[].agent_name`, the
- * latest fetch), over `pulled_agents as a`; null when no pulled squad lists it.
- */
-// SQLite-only: json_each / json_extract over the stored answers (PostgreSQL: jsonb_array_elements, ->>).
-function pulledAgentName(): RawBuilder<string | null> {
-  return sql<string | null>`(select json_extract(m.value, '$.agent_name') from pulled_squad_analytics p, json_each(p.body, '$.member_utilization') m
-    where json_extract(m.value, '$.agent_id') = a.id and json_type(m.value, '$.agent_name') = 'text' order by p.fetched_at desc limit 1)`
+  if (filter.search?.trim()) query = query.where(storeSql(db).nameOrIdMatches(agentsSql(db).pulledAgentName(), 'a.id', filter.search))
+  // An unknown tenant or name (null) first on both stores: SQLite puts nulls first by itself,
+  // PostgreSQL last unless told.
+  return query
+    .orderBy('tenant_name', (ob) => ob.asc().nullsFirst())
+    .orderBy('name', (ob) => ob.asc().nullsFirst())
+    .orderBy('a.id')
+    .execute()
 }
