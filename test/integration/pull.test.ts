@@ -177,14 +177,16 @@ describe('pull from a live backend', () => {
     // The 429 asked for a second: the retry after it came no sooner.
     const logs = proxy.requests.filter((r) => r.url.startsWith('/logs/calls'))
     expect(logs[2]!.at - logs[1]!.at).toBeGreaterThanOrEqual(990)
-    // 25 requests a second: starts 40 ms apart. Arrival times carry the event loop's delays (the
-    // proxy shares this process with the pull, which writes between requests), so one late arrival
-    // can land close to the next; what must hold is the pace: no burst in any 200 ms (at most 5
-    // starts, 6 with one late arrival) and the whole series no faster than the rate, but for the
-    // first arrival's delay.
+    // 25 requests a second: starts 40 ms apart. Arrival times carry this process's delays (the
+    // proxy shares it with the pull, which writes between requests, and on a loaded 2-core CI
+    // machine the process may wait for a core): requests that arrive while it waits are stamped
+    // together when it runs again. CI saw 7 in one 200 ms window that way (2026-11-27). What must
+    // hold is the pace: no burst in any 200 ms beyond 5 starts and 3 stamped late (a client
+    // without a limiter sends its requests at once, two clients at the rate make 10), and the
+    // whole series no faster than the rate, but for the first arrival's delay.
     const at = proxy.requests.map((r) => r.at)
     const busiest = Math.max(...at.map((t) => at.filter((u) => u >= t && u < t + 200).length))
-    expect(busiest).toBeLessThanOrEqual(6)
+    expect(busiest).toBeLessThanOrEqual(8)
     expect(at.length).toBeGreaterThan(5)
     expect(at.at(-1)! - at[0]!).toBeGreaterThanOrEqual((at.length - 2) * 40)
     expect(proxy.requests.every((r) => r.authorization === `Bearer ${ADMIN_TOKEN}`)).toBe(true)
