@@ -1,10 +1,11 @@
-import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely'
+import type { CompiledQuery, Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../src-main/db/schema'
 import { callCounts, type CallFilter, callPage } from '../../src-main/modules/calls/calls.repo'
 import * as detail from '../../src-main/modules/calls/calls.detail.repo'
 import * as overview from '../../src-main/modules/overview/overview.repo'
 import * as webhooks from '../../src-main/modules/webhooks/webhooks.repo'
+import { type PlanNode, pgPlans, planTypes as types } from '../helpers/pg-plans'
 import { startTestServer, type TestServer } from '../helpers/test-server'
 
 /*
@@ -16,9 +17,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server'
  */
 
 let server: TestServer
-let recorded: CompiledQuery[] = []
-let recording: Kysely<Database>
-const parentOf = new Map<string, string>()
+let explainer: ReturnType<typeof pgPlans>
 let tenantId = ''
 let agentId = ''
 let squadId = ''
@@ -26,17 +25,8 @@ let callId = ''
 
 beforeAll(async () => {
   server = await startTestServer({ store: 'postgres' })
-  recording = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: server.service.handle.pg! }),
-    log: (event) => {
-      if (event.level === 'query') recorded.push(event.query)
-    },
-  })
-  const { rows } = await server.service.handle.pg!.query<{ child: string; parent: string }>(
-    `select c.relname as child, p.relname as parent from pg_inherits i
-     join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where c.relkind = 'i'`,
-  )
-  for (const r of rows) parentOf.set(r.child, r.parent)
+  explainer = pgPlans(server.service.handle.pg!)
+  await explainer.loadPartitionIndexes()
   const call = await server.service.db.selectFrom('calls').select(['id', 'tenant_id', 'agent_id']).orderBy('started_at', 'desc').limit(1).executeTakeFirstOrThrow()
   ;({ id: callId, tenant_id: tenantId } = call)
   agentId = call.agent_id!
@@ -46,40 +36,12 @@ beforeAll(async () => {
 // The recording kysely shares the service's pool, which the service ends.
 afterAll(() => server?.close())
 
-interface PlanNode {
-  'Node Type': string
-  'Index Name'?: string
-  'Relation Name'?: string
-  Plans?: PlanNode[]
-}
-
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)]
-
 /** The plan of one recorded statement, sequential scans priced out and `without` indexes out of the planner's choice. */
-async function planOf(query: CompiledQuery, without: string[] = []): Promise<PlanNode[]> {
-  const client = await server.service.handle.pg!.connect()
-  try {
-    await client.query('begin')
-    await client.query('set local enable_seqscan = off')
-    // DDL is transactional: the rollback below restores them.
-    for (const index of without) await client.query(`drop index ${index}`)
-    const { rows } = await client.query(`explain (format json) ${query.sql}`, query.parameters as unknown[])
-    await client.query('rollback')
-    return nodes((JSON.parse(rows[0]['QUERY PLAN'] as string) as { Plan: PlanNode }[])[0]!.Plan)
-  } finally {
-    client.release()
-  }
-}
-
-async function record(run: (db: Kysely<Database>) => Promise<unknown>): Promise<CompiledQuery[]> {
-  recorded = []
-  await run(recording)
-  return recorded
-}
+const planOf = (query: CompiledQuery, without: string[] = []) => explainer.planOf(query, { without })
+const record = (run: (db: Kysely<Database>) => Promise<unknown>) => explainer.record(run)
 
 /** The indexes a plan reads (a partition's index by its parent's name). */
-const indexesOf = (plan: PlanNode[]) => [...new Set(plan.flatMap((n) => (n['Index Name'] ? [parentOf.get(n['Index Name']) ?? n['Index Name']] : [])))]
-const types = (plan: PlanNode[]) => plan.map((n) => n['Node Type'])
+const indexesOf = (plan: PlanNode[]) => explainer.indexesOf(plan)
 const seqScans = (plan: PlanNode[]) => plan.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'])
 
 /** Every statement `run` executes reads `expected` (one of them, when a RegExp allows several), and no table whole. */

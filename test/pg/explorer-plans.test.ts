@@ -1,10 +1,11 @@
-import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely'
+import type { CompiledQuery, Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../src-main/db/schema'
 import { cellCounts, indexedValueCounts } from '../../src-main/modules/call-logs/call-logs.count-by.repo'
 import { bucketCounts, comboCounts, type ResolvedCallLogFilter } from '../../src-main/modules/call-logs/call-logs.search.repo'
 import { searchTerms } from '../../src-main/modules/call-logs/fts-query'
 import { compileLogQuery } from '../../src-main/modules/call-logs/log-query'
+import { type PlanNode, pgPlans, planTypes as types } from '../helpers/pg-plans'
 import { startTestServer, type TestServer } from '../helpers/test-server'
 
 /*
@@ -17,58 +18,20 @@ import { startTestServer, type TestServer } from '../helpers/test-server'
  */
 
 let server: TestServer
-let recorded: CompiledQuery[] = []
-let recording: Kysely<Database>
-/** Each partition's index → the partitioned index it belongs to. */
-const parentOf = new Map<string, string>()
+let explainer: ReturnType<typeof pgPlans>
 
 beforeAll(async () => {
   server = await startTestServer({ store: 'postgres' })
-  recording = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: server.service.handle.pg! }),
-    log: (event) => {
-      if (event.level === 'query') recorded.push(event.query)
-    },
-  })
-  const { rows } = await server.service.handle.pg!.query<{ child: string; parent: string }>(
-    `select c.relname as child, p.relname as parent from pg_inherits i
-     join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where c.relkind = 'i'`,
-  )
-  for (const r of rows) parentOf.set(r.child, r.parent)
+  explainer = pgPlans(server.service.handle.pg!)
+  await explainer.loadPartitionIndexes()
 })
 
 afterAll(() => server?.close())
 
-interface PlanNode {
-  'Node Type': string
-  'Index Name'?: string
-  Plans?: PlanNode[]
-}
-
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)]
-
-async function planOf(query: CompiledQuery): Promise<PlanNode[]> {
-  const client = await server.service.handle.pg!.connect()
-  try {
-    await client.query('begin')
-    await client.query('set local enable_seqscan = off')
-    const { rows } = await client.query(`explain (format json) ${query.sql}`, query.parameters as unknown[])
-    await client.query('rollback')
-    return nodes((JSON.parse(rows[0]['QUERY PLAN'] as string) as { Plan: PlanNode }[])[0]!.Plan)
-  } finally {
-    client.release()
-  }
-}
-
-async function record(run: (db: Kysely<Database>) => Promise<unknown>): Promise<CompiledQuery[]> {
-  recorded = []
-  await run(recording)
-  return recorded
-}
-
+const planOf = (query: CompiledQuery) => explainer.planOf(query)
+const record = (run: (db: Kysely<Database>) => Promise<unknown>) => explainer.record(run)
 /** The partitioned indexes a plan reads (a partition's index by its parent's name). */
-const indexesOf = (plan: PlanNode[]) => [...new Set(plan.flatMap((n) => (n['Index Name'] ? [parentOf.get(n['Index Name']) ?? n['Index Name']] : [])))]
-const types = (plan: PlanNode[]) => plan.map((n) => n['Node Type'])
+const indexesOf = (plan: PlanNode[]) => explainer.indexesOf(plan)
 
 const q = (text: string): ResolvedCallLogFilter => ({ match: searchTerms(text)! })
 const query = (text: string): ResolvedCallLogFilter => ({ query: compileLogQuery(text) })

@@ -1,4 +1,4 @@
-import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely'
+import type { CompiledQuery, Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { JsonReads } from '../../src-main/db/json-reads'
 import type { Database } from '../../src-main/db/schema'
@@ -8,6 +8,7 @@ import { callLogPage } from '../../src-main/modules/push/push.repo'
 import { agentSessionsPage } from '../../src-main/modules/sessions/sessions.repo'
 import * as squads from '../../src-main/modules/squads/squads.repo'
 import { findTenant } from '../../src-main/modules/tenants/tenants.repo'
+import { type PlanNode, pgPlans, planTypes as types } from '../helpers/pg-plans'
 import { startTestServer, type TestServer } from '../helpers/test-server'
 
 /*
@@ -20,59 +21,23 @@ import { startTestServer, type TestServer } from '../helpers/test-server'
  */
 
 let server: TestServer
-let recorded: CompiledQuery[] = []
-let recording: Kysely<Database>
+let explainer: ReturnType<typeof pgPlans>
 
 beforeAll(async () => {
   server = await startTestServer({ store: 'postgres' })
-  recording = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: server.service.handle.pg! }),
-    log: (event) => {
-      if (event.level === 'query') recorded.push(event.query)
-    },
-  })
+  explainer = pgPlans(server.service.handle.pg!)
 })
 
 // The recording kysely shares the service's pool, which the service ends: it is not destroyed itself.
 afterAll(() => server?.close())
 
-interface PlanNode {
-  'Node Type': string
-  'Index Name'?: string
-  Plans?: PlanNode[]
-}
-
-/** Every node of the plan, depth first. */
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)]
-}
-
-/** The plan of one recorded statement, sequential scans (and sorts, unless allowed) priced out. */
-async function planOf(query: CompiledQuery, options: { allowSort?: boolean; without?: string[] } = {}): Promise<PlanNode[]> {
-  const client = await server.service.handle.pg!.connect()
-  try {
-    await client.query('begin')
-    await client.query('set local enable_seqscan = off')
-    if (!options.allowSort) await client.query('set local enable_sort = off')
-    // Indexes taken out of the planner's choice (DDL is transactional: the rollback restores them),
-    // and bitmap scans with them, which read the table whatever the index holds.
-    for (const index of options.without ?? []) await client.query(`drop index ${index}`)
-    if (options.without) await client.query('set local enable_bitmapscan = off')
-    const { rows } = await client.query(`explain (format json) ${query.sql}`, query.parameters as unknown[])
-    await client.query('rollback')
-    // json comes back as text from the store's pool (db/pg-types.ts), as SQLite's JSON does.
-    return nodes((JSON.parse(rows[0]['QUERY PLAN'] as string) as { Plan: PlanNode }[])[0]!.Plan)
-  } finally {
-    client.release()
-  }
-}
-
-/** The statements `run` executes on the recording kysely. */
-async function record(run: (db: Kysely<Database>) => Promise<unknown>): Promise<CompiledQuery[]> {
-  recorded = []
-  await run(recording)
-  return recorded
-}
+/**
+ * The plan of one recorded statement, sequential scans (and sorts, unless allowed) priced out;
+ * `without` indexes out of the planner's choice, and bitmap scans with them.
+ */
+const planOf = (query: CompiledQuery, options: { allowSort?: boolean; without?: string[] } = {}) =>
+  explainer.planOf(query, { noSort: !options.allowSort, without: options.without, noBitmapWithout: true })
+const record = (run: (db: Kysely<Database>) => Promise<unknown>) => explainer.record(run)
 
 /** A JsonReads that keeps the query instead of running it. */
 function capturing(into: CompiledQuery[]): JsonReads {
@@ -85,7 +50,6 @@ function capturing(into: CompiledQuery[]): JsonReads {
 }
 
 const indexes = (plan: PlanNode[]) => plan.map((n) => n['Index Name']).filter((n): n is string => n !== undefined)
-const types = (plan: PlanNode[]) => plan.map((n) => n['Node Type'])
 
 describe('PostgreSQL query plans of the spec\'s operations', () => {
   it('GET /logs/calls: newest first from each filter\'s index, across the month partitions, without a sort', async () => {
