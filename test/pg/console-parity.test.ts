@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OWNER, type Principal } from '../../src-main/kit/access'
 import type { CallList } from '../../src-shared/schemas/call'
 import { bearer, startTestServer, type TestServer } from '../helpers/test-server'
+import { rawAnswer, type RawAnswer } from '../helpers/raw-answer'
 
 /*
  * Parity of the console's Calls list, call page and Overview (issue 20 pt 1): the same demo rows
@@ -122,16 +123,9 @@ afterAll(async () => {
   await Promise.all([sqlite?.close(), postgres?.close()])
 })
 
-interface Answer {
-  status: number
-  type: string | null
-  body: string
-}
+type Answer = RawAnswer
 
-async function ask(server: TestServer, path: string, headers: Record<string, string>): Promise<Answer> {
-  const response = await server.get(path, { headers })
-  return { status: response.status, type: response.headers.get('content-type'), body: await response.text() }
-}
+const ask = (server: TestServer, path: string, headers: Record<string, string>) => rawAnswer(server, path, { headers })
 
 /** Both servers' answers to one GET (as the admin, or a tenant's token): the same bytes. Returns SQLite's. */
 async function same(path: string, tenant?: string): Promise<Answer> {

@@ -4,6 +4,7 @@ import { createCallLogSearch, resolveFilter } from '../../src-main/modules/call-
 import { linesInWindow, maxSeq } from '../../src-main/modules/call-logs/call-logs.tail.repo'
 import type { CallLogFilter } from '../../src-shared/schemas/call-log-search'
 import { ADMIN_TOKEN, bearer, startTestServer, type TestServer } from '../helpers/test-server'
+import { rawAnswer, type RawAnswer } from '../helpers/raw-answer'
 
 /*
  * Parity of the call log explorer's reads (issue 20 pt 2): the same demo rows on SQLite and on
@@ -38,16 +39,9 @@ afterAll(async () => {
   await Promise.all([sqlite?.close(), postgres?.close()])
 })
 
-interface Answer {
-  status: number
-  type: string | null
-  body: string
-}
+type Answer = RawAnswer
 
-async function ask(server: TestServer, path: string): Promise<Answer> {
-  const response = await server.get(path, { headers: bearer(ADMIN_TOKEN) })
-  return { status: response.status, type: response.headers.get('content-type'), body: await response.text() }
-}
+const ask = (server: TestServer, path: string) => rawAnswer(server, path, { headers: bearer(ADMIN_TOKEN) })
 
 /** Both servers' answers to one GET: they must be the same bytes. Returns SQLite's. */
 async function same(path: string): Promise<Answer> {

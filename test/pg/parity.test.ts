@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { llmCatalog } from '../../src-main/modules/providers/catalog'
 import { bearer, startTestServer, type TestServer } from '../helpers/test-server'
+import { rawAnswer, type RawAnswer } from '../helpers/raw-answer'
 
 /*
  * Parity (issue 20): the same demo rows in a SQLite store and a PostgreSQL store (the PostgreSQL
@@ -36,16 +37,9 @@ afterAll(async () => {
   await Promise.all([sqlite?.close(), postgres?.close()])
 })
 
-interface Answer {
-  status: number
-  type: string | null
-  body: string
-}
+type Answer = RawAnswer
 
-async function ask(server: TestServer, path: string, init: RequestInit = {}): Promise<Answer> {
-  const response = await server.get(path, init)
-  return { status: response.status, type: response.headers.get('content-type'), body: await response.text() }
-}
+const ask = rawAnswer
 
 /**
  * The body with the named fields' values replaced: fields that say when the answer was made
