@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
@@ -23,7 +23,7 @@ export interface PgCluster {
   urlOf(name: string): string
   /** Runs one SQL statement as the superuser, on `database` (default `postgres`), through psql. */
   psql(sql: string, database?: string): Promise<string>
-  /** Stops the server at once (`-m immediate`: nothing to keep) and removes the folder. */
+  /** Stops the server at once (`-m immediate`: nothing to keep) and removes the folder; a kept cluster shuts down cleanly and stays. */
   stop(): Promise<void>
 }
 
@@ -56,11 +56,29 @@ function runAsOwner(bin: string, args: string[]) {
   return asRoot ? run('runuser', ['-u', 'postgres', '--', bin, ...args]) : run(bin, args)
 }
 
-export async function startPgCluster(settings: { durable?: boolean } = {}): Promise<PgCluster> {
+export interface PgClusterSettings {
+  /** A server's durable defaults (fsync on) rather than a test cluster's: for benchmarks. */
+  durable?: boolean
+  /**
+   * A folder that outlives the run (a benchmark's 10-million-line database takes most of an hour
+   * to load): the cluster is made there if it holds none, started from it otherwise, and `stop()`
+   * shuts it down cleanly and leaves it.
+   */
+  keepIn?: string
+  /** More `-c name=value` server settings. */
+  server?: string[]
+}
+
+export async function startPgCluster(settings: PgClusterSettings = {}): Promise<PgCluster> {
   const bin = findPgBin()
   if (!bin) throw new Error('PostgreSQL is not installed: no /usr/lib/postgresql/*/bin/initdb (apt-get install postgresql; .ci/run does)')
-  const dir = mkdtempSync(join(tmpdir(), 'callscope-pg-'))
+  const kept = settings.keepIn !== undefined
+  if (kept) mkdirSync(settings.keepIn!, { recursive: true })
+  const dir = kept ? settings.keepIn! : mkdtempSync(join(tmpdir(), 'callscope-pg-'))
   const data = join(dir, 'data')
+  const remove = () => {
+    if (!kept) rmSync(dir, { recursive: true, force: true })
+  }
   let started = false
   try {
     if (asRoot) {
@@ -71,7 +89,9 @@ export async function startPgCluster(settings: { durable?: boolean } = {}): Prom
     }
     // C locale: text sorts by code point, as SQLite's BINARY collation does (the schema also says
     // collate "C" on its text columns, so this is belt and braces). No fsync: a test cluster.
-    await runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'])
+    if (!existsSync(join(data, 'PG_VERSION'))) {
+      await runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', ...(kept ? [] : ['--no-sync'])])
+    }
     let port = 0
     for (let attempt = 0; ; attempt++) {
       port = await freePort()
@@ -82,6 +102,7 @@ export async function startPgCluster(settings: { durable?: boolean } = {}): Prom
         // A benchmark (`durable`) keeps a server's defaults for durability: figures with fsync off would flatter it.
         ...(settings.durable ? ['-c shared_buffers=256MB'] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c shared_buffers=64MB']),
         '-c max_connections=200',
+        ...(settings.server ?? []).map((setting) => `-c ${setting}`),
       ].join(' ')
       try {
         // -w: pg_ctl returns once the server accepts connections (it polls the server itself).
@@ -105,16 +126,16 @@ export async function startPgCluster(settings: { durable?: boolean } = {}): Prom
       },
       async stop() {
         try {
-          await runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'])
+          await runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', kept ? 'fast' : 'immediate', '-w', '-t', '300', 'stop'])
         } finally {
-          rmSync(dir, { recursive: true, force: true })
+          remove()
         }
       },
     }
     return cluster
   } catch (error) {
-    if (started) await runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {})
-    rmSync(dir, { recursive: true, force: true })
+    if (started) await runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', kept ? 'fast' : 'immediate', '-w', 'stop']).catch(() => {})
+    remove()
     throw error
   }
 }

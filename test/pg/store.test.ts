@@ -122,4 +122,26 @@ describe('tokens on PostgreSQL', () => {
     const { rows } = await sql<{ next: number; max: number }>`select nextval('call_logs_seq') as next, (select max(seq) from call_logs) as max`.execute(server.service.db)
     expect(rows[0]!.next).toBe(rows[0]!.max + 1)
   })
+
+  it('has after the copy the very indexes the migrations create, valid and on every partition (the copy drops and rebuilds them)', async () => {
+    const definitions = async (db: Service['db']) => (await sql<{ name: string; definition: string }>`
+      select indexname as name, indexdef as definition from pg_indexes
+      where tablename in ('call_logs', 'messages') order by indexname`.execute(db)).rows
+    const empty = await createService({ dbPath: await createPgDatabase({ seed: false }), seedNewDatabase: false })
+    try {
+      const expected = await definitions(empty.db)
+      expect(expected.length).toBeGreaterThan(15)
+      expect(await definitions(server.service.db)).toEqual(expected)
+    } finally {
+      await empty.close()
+    }
+    // Each partition holding lines has one attached, valid index per index of call_logs.
+    const { rows } = await sql<{ partition: string; indexes: number; invalid: number }>`
+      select c.relname as partition, count(x.indexrelid)::int as indexes, count(*) filter (where not x.indisvalid)::int as invalid
+      from pg_inherits h join pg_class c on c.oid = h.inhrelid left join pg_index x on x.indrelid = c.oid
+      where h.inhparent = 'call_logs'::regclass group by c.relname`.execute(server.service.db)
+    const parent = await sql<{ n: number }>`select count(*)::int as n from pg_index where indrelid = 'call_logs'::regclass`.execute(server.service.db)
+    expect(rows.length).toBeGreaterThan(1)
+    for (const row of rows) expect(row).toEqual({ partition: row.partition, indexes: parent.rows[0]!.n, invalid: 0 })
+  })
 })
