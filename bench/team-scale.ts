@@ -10,7 +10,7 @@
  * scale" section of docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process'
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
@@ -22,16 +22,16 @@ import { CLI } from '../test/helpers/cli'
 import { writeSample } from './import'
 import { migratedCopy, seconds } from './large-store-copy'
 import { withSection } from './report-sections'
-import { ensureTeamStore, startTeamCluster, TEAM_SERVER_SETTINGS, type TeamLoad } from './team-store'
+import { ensureTeamStore, SMOKE, startTeamCluster, TEAM_SERVER_SETTINGS, type TeamLoad } from './team-store'
 
 const root = join(import.meta.dirname, '..')
 const largeDb = join(root, '.bench-data', 'large.sqlite')
-const sqliteCopy = join(root, '.bench-data', 'team-scale-sqlite.sqlite')
+const sqliteCopy = join(root, '.bench-data', SMOKE ? 'team-scale-smoke.sqlite' : 'team-scale-sqlite.sqlite')
 const TOKEN = 'team-scale-bench'
 /** Runs of each REST page (p99 is the 100th of 101); the heavier console reads get fewer. */
-const PAGE_RUNS = Number(process.env.BENCH_RUNS ?? 101)
+const PAGE_RUNS = SMOKE ? 3 : Number(process.env.BENCH_RUNS ?? 101)
 const CONSOLE_RUNS = Math.max(3, Math.round(PAGE_RUNS / 5))
-const IMPORT_RECORDS = 50_000
+const IMPORT_RECORDS = SMOKE ? 2_000 : 50_000
 const WARMUP = 2
 
 interface Timing {
@@ -119,7 +119,8 @@ const CASES: Case[] = [
   { name: '`GET /squads/{busiest squad}/analytics`', kind: 'page', read: async (_, get, at) => `${(await get(`/squads/${at.squad}/analytics`)).length} bytes` },
   { name: 'search `q=timeout` (whole word, full text), first 200', kind: 'console', read: (s) => search(s, { q: 'timeout' }) },
   { name: 'search `imeout OR "rate limit"` (substring, trigram), first 200', kind: 'console', read: (s) => search(s, { query: 'imeout OR "rate limit"' }) },
-  { name: 'search `level:error "rate limit"`, the last 7 days, first 200', kind: 'console', read: (s, _, at) => search(s, { query: 'level:error "rate limit"', from: daysBefore(at.newest, 7), to: at.newest }) },
+  { name: 'search `level:error "failed after"` (a phrase), the last 7 days, first 200', kind: 'console', read: (s, _, at) => search(s, { query: 'level:error "failed after"', from: daysBefore(at.newest, 7), to: at.newest }) },
+  { name: 'search `details.language:fr` (a details key without an index), the last day, first 200', kind: 'console', read: (s, _, at) => search(s, { query: 'details.language:fr', from: daysBefore(at.newest, 1), to: at.newest }) },
   {
     name: 'facets, the last day (a bare time range)', kind: 'console',
     read: async (s, _, at) => `${(await s.callLogs.facets(OWNER, callLogFilterSchema.parse({ from: daysBefore(at.newest, 1), to: at.newest }))).agents.length} agents`,
@@ -239,10 +240,12 @@ async function main() {
   const cluster = await startTeamCluster()
   try {
     const load = await ensureTeamStore(cluster, console.log)
-    const { copiedMs, migratedMs } = await migratedCopy(largeDb, sqliteCopy)
+    const { copiedMs, migratedMs } = SMOKE ? { copiedMs: null, migratedMs: 0 } : await migratedCopy(largeDb, sqliteCopy)
     const copyNote = copiedMs === null ? 'reused' : `copied and migrated in ${seconds(copiedMs + migratedMs)}`
     const url = cluster.urlOf('team')
     const pgRun = await measureStore('PostgreSQL', url, async (s) => Number((await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(s.db)).rows[0]!.n))
+    // The smoke run reads a small SQLite store so it stays quick (its own seed): no figure.
+    if (SMOKE && !existsSync(sqliteCopy)) spawnSync(process.execPath, [CLI, 'seed', '--db', sqliteCopy, '--scale', 'small', '--seed', '1', '--anchor', '2026-11-20T12:00:00Z'], { stdio: 'inherit' })
     const liteRun = await measureStore('SQLite', sqliteCopy, async () => statSync(sqliteCopy).size)
 
     const sample = join(tmpdir(), `team-scale-sample-${process.pid}.ndjson`)
@@ -258,7 +261,7 @@ async function main() {
     const section = report(pgRun, liteRun, load, copyNote, started)
     console.log(section)
     const docs = join(root, 'docs', 'benchmarks.md')
-    writeFileSync(docs, withSection(readFileSync(docs, 'utf8'), '## Team scale: PostgreSQL at 10 million call logs', section))
+    if (!SMOKE) writeFileSync(docs, withSection(readFileSync(docs, 'utf8'), '## Team scale: PostgreSQL at 10 million call logs', section))
   } finally {
     await cluster.stop()
   }

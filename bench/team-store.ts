@@ -13,7 +13,9 @@ import { startPgCluster, type PgCluster } from '../test/helpers/pg-cluster'
 
 export const TEAM_DIR = join(import.meta.dirname, '..', '.bench-data', 'pg-team')
 const LOAD_RECORD = join(TEAM_DIR, 'load.json')
-export const TEAM_SEED = ['--scale', 'team', '--seed', '1', '--anchor', '2026-11-20T12:00:00Z']
+/** A small store in a throwaway cluster, to check the scripts themselves (CALLSCOPE_BENCH_SMOKE=1): no figure. */
+export const SMOKE = process.env.CALLSCOPE_BENCH_SMOKE === '1'
+export const TEAM_SEED = ['--scale', SMOKE ? 'small' : 'team', '--seed', '1', '--anchor', '2026-11-20T12:00:00Z']
 
 /**
  * What a team server on this 24 GiB machine would be given (the usual guidance: shared_buffers a
@@ -37,12 +39,12 @@ export interface TeamLoad {
 }
 
 export function startTeamCluster(): Promise<PgCluster> {
-  return startPgCluster({ durable: true, keepIn: TEAM_DIR, server: TEAM_SERVER_SETTINGS })
+  return SMOKE ? startPgCluster() : startPgCluster({ durable: true, keepIn: TEAM_DIR, server: TEAM_SERVER_SETTINGS })
 }
 
 /** Seeds database `team` unless a finished load is on record; returns the load's record. */
 export async function ensureTeamStore(cluster: PgCluster, log: (line: string) => void): Promise<TeamLoad> {
-  if (existsSync(LOAD_RECORD)) return JSON.parse(readFileSync(LOAD_RECORD, 'utf8')) as TeamLoad
+  if (!SMOKE && existsSync(LOAD_RECORD)) return JSON.parse(readFileSync(LOAD_RECORD, 'utf8')) as TeamLoad
   // A load that did not finish leaves a partial database: start it again.
   await cluster.psql('drop database if exists team with (force)')
   await cluster.psql('create database team')
@@ -50,7 +52,7 @@ export async function ensureTeamStore(cluster: PgCluster, log: (line: string) =>
   const started = performance.now()
   const output = await runSeed(cluster.urlOf('team'))
   const load: TeamLoad = { output, wallMs: Math.round(performance.now() - started), finishedAt: new Date().toISOString() }
-  writeFileSync(LOAD_RECORD, JSON.stringify(load, null, 2))
+  if (!SMOKE) writeFileSync(LOAD_RECORD, JSON.stringify(load, null, 2))
   return load
 }
 
