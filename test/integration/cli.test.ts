@@ -21,7 +21,7 @@ describe('callscope CLI', () => {
     [['frobnicate'], /unknown command 'frobnicate'/],
     [['serve', '--port', 'http'], /expected a port number/],
     [['serve', '--port', '70000'], /expected a port number/],
-    [['seed', '--scale', 'huge'], /Allowed choices are small, medium, large/],
+    [['seed', '--scale', 'huge'], /Allowed choices are small, medium, large, team\./],
     [['seed', '--seed', '-3'], /expected a non-negative integer|unknown option/],
     [['seed', '--anchor', 'yesterday-ish'], /expected an ISO 8601 date/],
     [['token', 'create'], /required option '-n, --name <name>' not specified/],
