@@ -1,5 +1,5 @@
 import type { WriteContext } from '../db/write-job'
-import { prepareInsert, withIndexesDeferred, withRollbackJournal } from '../db/bulk-insert'
+import { dropIndexesAndTriggers, prepareInsert, withIndexesDeferred, withRollbackJournal } from '../db/bulk-insert'
 import { clearMessageIndexes, rebuildMessageIndexes } from '../db/message-indexes'
 import type { Database } from '../db/schema'
 import { type Incident, type Row, type StoryContext, writeConversation } from './conversation-story'
@@ -16,6 +16,12 @@ export interface SeedOptions {
   /** Replace the existing domain data (tenants and everything under them, call logs). */
   reset?: boolean
   onProgress?: (progress: { logs: number; targetLogs: number }) => void
+  /**
+   * A scratch store whose rows are copied elsewhere (a PostgreSQL store's seed, pg-seed.ts): the
+   * call log indexes and full-text tables are left unbuilt. At the team scale they would double a
+   * scratch file of 14 GB and its time, for a store read once by rowid and then deleted.
+   */
+  rowsOnly?: boolean
 }
 
 export interface SeedResult {
@@ -161,14 +167,20 @@ export function seedDatabase(handle: SeedTarget, options: SeedOptions): SeedResu
       mark = now
       return ms
     }
-    withIndexesDeferred(sqlite, 'call_logs', () => {
+    const generate = () => {
       generateTraffic(ctx, org, scale.days, scale.targetLogs, () => counts.logs.n, options.onProgress)
       writeTenantRollups(ctx, org, scale.days)
       phases.generateMs = lap()
-    })
-    phases.indexMs = lap()
-    rebuildMessageIndexes(sqlite)
-    phases.ftsMs = lap()
+    }
+    if (options.rowsOnly) {
+      dropIndexesAndTriggers(sqlite, 'call_logs')
+      generate()
+    } else {
+      withIndexesDeferred(sqlite, 'call_logs', generate)
+      phases.indexMs = lap()
+      rebuildMessageIndexes(sqlite)
+      phases.ftsMs = lap()
+    }
     applyUsage(handle, org, options.anchor)
   })
   withRollbackJournal(sqlite, run)

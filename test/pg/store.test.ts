@@ -7,6 +7,9 @@ import { createService, type Service } from '../../src-main/service'
 import { createPgDatabase } from '../helpers/pg-database'
 import { startTestServer, type TestServer } from '../helpers/test-server'
 import { pgMigrations } from '../../src-main/db/pg-migrations'
+import { OWNER } from '../../src-main/kit/access'
+import { callLogFilterSchema } from '../../src-shared/schemas/call-log-search'
+import { tempDir } from '../helpers/temp-dir'
 
 /** Every migration of the PostgreSQL list, the last one current. */
 const PG_MIGRATIONS = Object.keys(pgMigrations).length
@@ -143,5 +146,34 @@ describe('tokens on PostgreSQL', () => {
     const parent = await sql<{ n: number }>`select count(*)::int as n from pg_index where indrelid = 'call_logs'::regclass`.execute(server.service.db)
     expect(rows.length).toBeGreaterThan(1)
     for (const row of rows) expect(row).toEqual({ partition: row.partition, indexes: parent.rows[0]!.n, invalid: 0 })
+  })
+})
+
+describe('the demo seed on PostgreSQL', () => {
+  it('writes the rows the same seed writes into SQLite (its scratch store skips SQLite\'s indexes), and the copied store searches', async () => {
+    const options = { scale: 'small' as const, seed: 7, anchor: Date.parse('2026-11-20T12:00:00Z') }
+    const onPg = await createService({ dbPath: await createPgDatabase({ seed: false }), seedNewDatabase: false })
+    const onSqlite = await createService({ dbPath: `${tempDir()}/seeded.sqlite`, seedNewDatabase: false, readers: 0 })
+    try {
+      const [pgResult, sqliteResult] = [await onPg.database.seed(options), await onSqlite.database.seed(options)]
+      const counts = ({ ms: _, phases: __, ...rest }: typeof pgResult) => rest
+      expect(counts(pgResult)).toEqual(counts(sqliteResult))
+      expect(pgResult.callLogs).toBeGreaterThan(19_000)
+      // Line by line: every id, instant, level and message, in seq order.
+      const lines = (s: Service) => s.db.selectFrom('call_logs').select(['seq', 'id', 'timestamp', 'log_level', 'message', 'agent_id']).orderBy('seq').execute()
+      expect(await lines(onPg)).toEqual(await lines(onSqlite))
+      const messages = (s: Service) => s.db.selectFrom('messages').select(['conversation_id', 'position', 'content']).orderBy('conversation_id').orderBy('position').execute()
+      expect(await messages(onPg)).toEqual(await messages(onSqlite))
+      // The full-text and trigram indexes were built on PostgreSQL: the same lines found by word and by substring.
+      const found = async (s: Service, filter: { q?: string; query?: string }) => (await s.callLogs.search(OWNER, callLogFilterSchema.parse(filter), undefined, 500)).rows.map((r) => r.id)
+      for (const filter of [{ q: 'timeout' }, { query: 'imeout' }]) {
+        const ids = await found(onPg, filter)
+        expect(ids.length).toBeGreaterThan(5)
+        expect(ids).toEqual(await found(onSqlite, filter))
+      }
+    } finally {
+      await onPg.close()
+      await onSqlite.close()
+    }
   })
 })

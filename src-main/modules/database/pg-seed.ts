@@ -26,7 +26,7 @@ export async function seedPostgres(target: DatabaseHandle, options: SeedOptions,
       await migrateToLatest(scratch.db)
       const { onProgress, ...rest } = options
       const started = performance.now()
-      const result = await scratch.writer.run(seedJob, rest, onProgress as ((value: unknown) => void) | undefined)
+      const result = await scratch.writer.run(seedJob, { ...rest, rowsOnly: true }, onProgress as ((value: unknown) => void) | undefined)
       await copySqliteToPostgres(scratch.db, target.pg)
       return { ...result, ms: Math.round(performance.now() - started) }
     } finally {
