@@ -28,9 +28,9 @@ const root = join(import.meta.dirname, '..')
 const largeDb = join(root, '.bench-data', 'large.sqlite')
 const sqliteCopy = join(root, '.bench-data', SMOKE ? 'team-scale-smoke.sqlite' : 'team-scale-sqlite.sqlite')
 const TOKEN = 'team-scale-bench'
-/** Runs of each REST page (p99 is the 100th of 101); the heavier console reads get fewer. */
+/** Runs of each REST page (p99 is the 100th of 101); the console's reads, some of which count every line, get 11 (p99 is then the slowest). */
 const PAGE_RUNS = SMOKE ? 3 : Number(process.env.BENCH_RUNS ?? 101)
-const CONSOLE_RUNS = Math.max(3, Math.round(PAGE_RUNS / 5))
+const CONSOLE_RUNS = SMOKE ? 3 : Number(process.env.BENCH_CONSOLE_RUNS ?? 11)
 const IMPORT_RECORDS = SMOKE ? 2_000 : 50_000
 const WARMUP = 2
 
@@ -38,7 +38,9 @@ interface Timing {
   p50: number
   p99: number
   runs: number
+  /** The budget's message, when a measured run was stopped by it (warm-up runs aside), and how many were. */
   stopped?: string
+  stops: number
   shape: string
 }
 
@@ -48,17 +50,24 @@ async function time(runs: number, read: () => Promise<string>): Promise<Timing> 
   const times: number[] = []
   let shape = ''
   let stopped: string | undefined
+  let stops = 0
   for (let i = 0; i < runs + WARMUP; i++) {
     const t = performance.now()
+    let stop: string | undefined
     try {
       shape = await read()
     } catch (error) {
       // Stopped at the query budget (db/query-budget.ts): the console shows that message instead.
-      stopped = (error as Error).message
+      stop = (error as Error).message
     }
-    if (i >= WARMUP) times.push(performance.now() - t)
+    if (i < WARMUP) continue
+    times.push(performance.now() - t)
+    if (stop) {
+      stops++
+      stopped = stop
+    }
   }
-  return { p50: quantile(times, 0.5), p99: quantile(times, 0.99), runs, stopped, shape }
+  return { p50: quantile(times, 0.5), p99: quantile(times, 0.99), runs, stopped, stops, shape }
 }
 
 /** What each store's cases are built from: read from its own data. */
@@ -141,31 +150,39 @@ interface StoreRun {
   importRate: number
 }
 
-async function measureStore(label: string, dbPath: string, sizeOf: (service: Service) => Promise<number>): Promise<StoreRun> {
+interface OpenStore {
+  run: StoreRun
+  service: Service
+  get: (path: string) => Promise<string>
+  at: Landmarks
+}
+
+async function openStore(label: string, dbPath: string, sizeOf: (service: Service) => Promise<number>): Promise<OpenStore> {
   const service = await createService({ dbPath, seedNewDatabase: false, envToken: TOKEN })
-  const timings: Timing[] = []
-  let lines = 0
-  let bytes = 0
-  try {
-    const app = createHttpApp({ service, version: 'bench' })
-    const get = async (path: string) => {
-      const response = await app.request(path, { headers: { Authorization: `Bearer ${TOKEN}` } })
-      const body = await response.text()
-      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${body.slice(0, 200)}`)
-      return body
-    }
-    const at = await landmarks(service)
-    lines = (await service.info()).counts.call_logs ?? 0
-    bytes = await sizeOf(service)
-    for (const c of CASES) {
-      const timing = await time(c.kind === 'page' ? PAGE_RUNS : CONSOLE_RUNS, () => c.read(service, get, at))
-      console.log(`${label} | ${c.name} | p50 ${timing.p50.toFixed(1)} ms | p99 ${timing.p99.toFixed(1)} ms | ${timing.stopped ?? timing.shape}`)
-      timings.push(timing)
-    }
-  } finally {
-    await service.close()
+  const app = createHttpApp({ service, version: 'bench' })
+  const get = async (path: string) => {
+    const response = await app.request(path, { headers: { Authorization: `Bearer ${TOKEN}` } })
+    const body = await response.text()
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${body.slice(0, 200)}`)
+    return body
   }
-  return { label, lines, bytes, timings, importRate: 0 }
+  const lines = (await service.info()).counts.call_logs ?? 0
+  const run: StoreRun = { label, lines, bytes: await sizeOf(service), timings: [], importRate: 0 }
+  return { run, service, get, at: await landmarks(service) }
+}
+
+/**
+ * Each case on one store, then on the other, before the next case: whatever else the machine does
+ * weighs on both sides of a ratio alike.
+ */
+async function measureBoth(stores: OpenStore[]): Promise<void> {
+  for (const c of CASES) {
+    for (const { run, service, get, at } of stores) {
+      const timing = await time(c.kind === 'page' ? PAGE_RUNS : CONSOLE_RUNS, () => c.read(service, get, at))
+      console.log(`${run.label} | ${c.name} | p50 ${timing.p50.toFixed(1)} ms | p99 ${timing.p99.toFixed(1)} ms | ${timing.stopped ?? timing.shape}`)
+      run.timings.push(timing)
+    }
+  }
 }
 
 /** `callscope import logs` of the sample into the store; the command's own rate. */
@@ -193,8 +210,9 @@ async function removeImported(dbPath: string): Promise<void> {
   }
 }
 
-const ms = (t: Timing) => (t.stopped ? `stopped at ${t.p50.toFixed(0)}` : t.p50 < 10 ? t.p50.toFixed(1) : t.p50.toFixed(0))
-const ms99 = (t: Timing) => (t.stopped ? '' : t.p99 < 10 ? t.p99.toFixed(1) : t.p99.toFixed(0))
+const fixed = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0))
+const ms = (t: Timing) => `${fixed(t.p50)}${t.stops ? ` (${t.stops} of ${t.runs} stopped at the budget)` : ''}`
+const ms99 = (t: Timing) => fixed(t.p99)
 const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`
 
 function report(pg: StoreRun, lite: StoreRun, load: TeamLoad, copyNote: string, started: string): string {
@@ -202,8 +220,8 @@ function report(pg: StoreRun, lite: StoreRun, load: TeamLoad, copyNote: string, 
   const table = CASES.map((c, i) => {
     const a = pg.timings[i]!
     const b = lite.timings[i]!
-    const ratio = a.stopped || b.stopped ? '' : (a.p50 / b.p50).toFixed(2)
-    return `| ${c.name} | ${ms(a)} | ${ms99(a)} | ${ms(b)} | ${ms99(b)} | ${ratio} | ${a.stopped ?? a.shape} / ${b.stopped ?? b.shape} |`
+    const ratio = a.stops || b.stops ? '' : (a.p50 / b.p50).toFixed(2)
+    return `| ${c.name} | ${ms(a)} | ${ms99(a)} | ${ms(b)} | ${ms99(b)} | ${ratio} | ${a.shape || 'no answer'} / ${b.shape || 'no answer'} |`
   })
   return `## Team scale: PostgreSQL at 10 million call logs
 
@@ -217,7 +235,8 @@ ${postgresVersion()}.
 - **SQLite**: a migrated copy of the large demo store (${copyNote}): ${n(lite.lines)} call logs over 35 days, ${gb(lite.bytes)}.
 - Each store opened as \`serve\` opens it (reader threads on SQLite, the pool on PostgreSQL), read one request at a time
   through the REST app (\`app.request\`: routing, validation, SQL, JSON) or the console's service calls, as the owner.
-  REST pages ${PAGE_RUNS} runs each, the console's reads ${CONSOLE_RUNS}, after ${WARMUP} unmeasured; milliseconds. With ${CONSOLE_RUNS} runs "p99" is the slowest.
+  REST pages ${PAGE_RUNS} runs each, the console's reads ${CONSOLE_RUNS}, after ${WARMUP} unmeasured, each case on PostgreSQL then on SQLite
+  before the next; milliseconds. With ${CONSOLE_RUNS} runs "p99" is the slowest.
   Cases are built from each store's own data (its busiest agent and squad of the last week, its newest and oldest days).
 
 | read | PostgreSQL 10M p50 | p99 | SQLite 1M p50 | p99 | PG ÷ SQLite (p50) | answer (PG / SQLite) |
@@ -243,10 +262,18 @@ async function main() {
     const { copiedMs, migratedMs } = SMOKE ? { copiedMs: null, migratedMs: 0 } : await migratedCopy(largeDb, sqliteCopy)
     const copyNote = copiedMs === null ? 'reused' : `copied and migrated in ${seconds(copiedMs + migratedMs)}`
     const url = cluster.urlOf('team')
-    const pgRun = await measureStore('PostgreSQL', url, async (s) => Number((await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(s.db)).rows[0]!.n))
+    const pg = await openStore('PostgreSQL', url, async (s) => Number((await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(s.db)).rows[0]!.n))
     // The smoke run reads a small SQLite store so it stays quick (its own seed): no figure.
     if (SMOKE && !existsSync(sqliteCopy)) spawnSync(process.execPath, [CLI, 'seed', '--db', sqliteCopy, '--scale', 'small', '--seed', '1', '--anchor', '2026-11-20T12:00:00Z'], { stdio: 'inherit' })
-    const liteRun = await measureStore('SQLite', sqliteCopy, async () => statSync(sqliteCopy).size)
+    const lite = await openStore('SQLite', sqliteCopy, async () => statSync(sqliteCopy).size)
+    try {
+      await measureBoth([pg, lite])
+    } finally {
+      await pg.service.close()
+      await lite.service.close()
+    }
+    const pgRun = pg.run
+    const liteRun = lite.run
 
     const sample = join(tmpdir(), `team-scale-sample-${process.pid}.ndjson`)
     writeSample(largeDb, sample, IMPORT_RECORDS)

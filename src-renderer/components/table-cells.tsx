@@ -5,9 +5,9 @@ import { Link } from 'react-router'
 // Cells several tables share, so a record's name, its id or a count reads the same on every page.
 
 /** A count, right-aligned in tabular figures so the digits of a column line up. */
-export function CountCell({ children, testId }: { children: ReactNode; testId?: string }) {
+export function CountCell({ children, testId, w }: { children: ReactNode; testId?: string; w?: number }) {
   return (
-    <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }} data-testid={testId}>
+    <Table.Td ta="right" w={w} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-testid={testId}>
       {children}
     </Table.Td>
   )
@@ -16,8 +16,9 @@ export function CountCell({ children, testId }: { children: ReactNode; testId?: 
 /** A record's name, linking to its own page: the first cell of a list's row. */
 export function NameLinkCell({ to, children, nowrap }: { to: string; children: ReactNode; nowrap?: boolean }) {
   return (
-    <Table.Td>
-      <Anchor component={Link} to={to} size="sm" fw={500} style={nowrap ? { whiteSpace: 'nowrap' } : undefined}>
+    // Kept to one line, a name too long for a fixed-width table ends in an ellipsis (its whole text in the title).
+    <Table.Td style={nowrap ? { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } : undefined}>
+      <Anchor component={Link} to={to} size="sm" fw={500} title={nowrap && typeof children === 'string' ? children : undefined}>
         {children}
       </Anchor>
     </Table.Td>

@@ -20,14 +20,17 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-/** Runs the real `callscope` binary without blocking this process (for servers in this test to answer it). */
-export async function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+/**
+ * Runs the real `callscope` binary without blocking this process (for servers in this test to
+ * answer it); killed (status null) after `timeoutMs`.
+ */
+export async function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, CALLSCOPE_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (chunk) => (stdout += chunk))
   child.stderr!.on('data', (chunk) => (stderr += chunk))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
   const [status] = (await once(child, 'exit')) as [number | null]
   clearTimeout(timer)
   return { status, stdout, stderr }

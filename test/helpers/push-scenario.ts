@@ -56,7 +56,8 @@ export function describePushTo(store: 'sqlite' | 'postgres'): void {
       return { bySource: Object.fromEntries(rows.map((r) => [r.source === '' ? 'local' : r.source, Number(r.n)])), imports: Number(imports!.n) }
     }
     const laptopCount = (source: string) => laptop.sqlite.prepare('select count(*) from call_logs where source = ?').pluck().get(source) as number
-    const push = (args: string[], token = TEAM_TOKEN) => runCliAsync(['push', '--token', token, '--db', laptop.dbPath, ...args])
+    // A whole store sent again (--all) takes a minute or more on a loaded 2-core machine: the tests' own timeouts bound it.
+    const push = (args: string[], token = TEAM_TOKEN) => runCliAsync(['push', '--token', token, '--db', laptop.dbPath, ...args], {}, 170_000)
 
     beforeAll(async () => {
       backend = await startTestServer()

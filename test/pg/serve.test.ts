@@ -48,7 +48,8 @@ describe('callscope serve on PostgreSQL', () => {
     const text = await runCliAsync(['db', 'info', '--db', url], env)
     expect(text.stdout).toContain('Store:   PostgreSQL')
     expect(text.stdout).toContain(`URL:     ${url}`)
-  })
+    // Seeds a store, starts the server twice and runs db info twice: about 15 s alone, more on a loaded machine.
+  }, 90_000)
 
   it('says what is wrong when the server cannot be reached', async () => {
     const result = await runCliAsync(['db', 'info', '--db', 'postgres://postgres@127.0.0.1:1/nowhere'])

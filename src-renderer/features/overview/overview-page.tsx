@@ -128,20 +128,22 @@ export function OverviewPage() {
                       No sessions in this period.
                     </Text>
                   ) : (
-                    <Table highlightOnHover>
+                    // Fixed layout: long names end in an ellipsis rather than pushing the counts (a team
+                    // server's are five digits) out of the card.
+                    <Table highlightOnHover style={{ tableLayout: 'fixed' }}>
                       <Table.Tbody>
                         {o.busiest_agents.map((a, i) => (
                           <Table.Tr key={a.agent_id}>
-                            <Table.Td w={24} c="dimmed">
+                            <Table.Td w={32} c="dimmed">
                               {i + 1}
                             </Table.Td>
                             <NameLinkCell to={`/agents/${a.agent_id}`} nowrap>
                               {a.agent_name}
                             </NameLinkCell>
-                            <Table.Td c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                            <Table.Td w="36%" c="dimmed" title={a.tenant_name ?? undefined} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
                               {a.tenant_name}
                             </Table.Td>
-                            <CountCell>{formatNumber(a.sessions)}</CountCell>
+                            <CountCell w={72}>{formatNumber(a.sessions)}</CountCell>
                           </Table.Tr>
                         ))}
                       </Table.Tbody>
