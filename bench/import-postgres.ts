@@ -12,9 +12,8 @@ import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { CLI } from '../test/helpers/cli'
 import { startPgCluster } from '../test/helpers/pg-cluster'
-import { removeDb, writeSample } from './import'
+import { cliImport, removeDb, writeSample } from './import'
 
 const largeDb = join(import.meta.dirname, '..', '.bench-data', 'large.sqlite')
 /** A smaller sample and one run only to check the script itself (CALLSCOPE_BENCH_SMOKE=1): not a figure. */
@@ -22,13 +21,7 @@ const smoke = process.env.CALLSCOPE_BENCH_SMOKE === '1'
 const RECORDS = smoke ? 2_000 : 200_000
 const RUNS = smoke ? 1 : 3
 
-function importRate(file: string, db: string, extra: string[] = []): number {
-  const result = spawnSync(process.execPath, [CLI, 'import', 'logs', file, '--db', db, ...extra], { encoding: 'utf8', env: { ...process.env, CALLSCOPE_TOKEN: '' }, timeout: 600_000 })
-  if (result.status !== 0) throw new Error(`import failed: ${result.stderr}`)
-  const match = /\(([\d,]+) records\/s\)/.exec(result.stdout)
-  if (!match || !result.stdout.includes(`${RECORDS.toLocaleString('en-US')} new`)) throw new Error(`unexpected output: ${result.stdout}`)
-  return Number(match[1]!.replace(/,/g, ''))
-}
+const importRate = (file: string, db: string, extra: string[] = []) => cliImport(file, db, { extra, expectNew: RECORDS, timeoutMs: 600_000 }).rate
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 

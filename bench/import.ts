@@ -45,14 +45,22 @@ export function writeSample(largeDb: string, file: string, n: number): void {
 
 const ratePattern = /\(([\d,]+) records\/s\)/
 
-/** The rate the command reports, and its wall time in ms. */
-function cliImport(file: string, db: string, extra: string[] = []): { rate: number; wallMs: number } {
+export interface CliImportOptions {
+  extra?: string[]
+  /** Fails unless the command reports this many new records (a sample under new ids: all of them). */
+  expectNew?: number
+  timeoutMs?: number
+}
+
+/** `callscope import logs FILE --db DB`: the rate the command reports, and its wall time in ms. */
+export function cliImport(file: string, db: string, { extra = [], expectNew, timeoutMs }: CliImportOptions = {}): { rate: number; wallMs: number } {
   const started = performance.now()
-  const result = runCli(['import', 'logs', file, '--db', db, ...extra])
+  const result = runCli(['import', 'logs', file, '--db', db, ...extra], {}, timeoutMs)
   const wallMs = performance.now() - started
   if (result.status !== 0) throw new Error(`import failed: ${result.stderr}`)
   const match = ratePattern.exec(result.stdout)
   if (!match) throw new Error(`no rate in: ${result.stdout}`)
+  if (expectNew !== undefined && !result.stdout.includes(`${expectNew.toLocaleString('en-US')} new`)) throw new Error(`unexpected output: ${result.stdout}`)
   return { rate: Number(match[1]!.replace(/,/g, '')), wallMs }
 }
 
@@ -156,7 +164,7 @@ export async function benchImport(largeDb: string, workDir: string, records = 20
     timings.intoEmpty.push(bulk.rate)
     timings.intoEmptyWall.push(Math.round(records / (bulk.wallMs / 1000)))
     removeDb(db)
-    timings.intoEmptyBatched.push(cliImport(file, db, ['--bulk', 'never']).rate)
+    timings.intoEmptyBatched.push(cliImport(file, db, { extra: ['--bulk', 'never'] }).rate)
     timings.writerFloor.push(await writerFloor(file, db))
     timings.parserFloor.push(await parserFloor(file, records))
     timings.storeCeiling.push(await storeCeiling(file, db))

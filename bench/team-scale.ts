@@ -12,17 +12,19 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { sql } from 'kysely'
 import { callLogFilterSchema, type CallLogFilterInput } from '../src-shared/schemas/call-log-search'
 import { OWNER } from '../src-main/kit/access'
 import { createHttpApp } from '../src-main/server/http-app'
+import { storeKind } from '../src-main/db/store-kind'
 import { createService, type Service } from '../src-main/service'
 import { CLI } from '../test/helpers/cli'
-import { writeSample } from './import'
+import { findPgBin } from '../test/helpers/pg-cluster'
+import { cliImport, writeSample } from './import'
 import { migratedCopy, seconds } from './large-store-copy'
 import { withSection } from './report-sections'
-import { ensureTeamStore, SMOKE, startTeamCluster, TEAM_SERVER_SETTINGS, type TeamLoad } from './team-store'
+import { ensureTeamStore, SMOKE, startTeamCluster, TEAM_SEED, TEAM_SERVER_SETTINGS, type TeamLoad } from './team-store'
 
 const root = join(import.meta.dirname, '..')
 const largeDb = join(root, '.bench-data', 'large.sqlite')
@@ -186,20 +188,14 @@ async function measureBoth(stores: OpenStore[]): Promise<void> {
 }
 
 /** `callscope import logs` of the sample into the store; the command's own rate. */
-function importRate(file: string, db: string): number {
-  const result = spawnSync(process.execPath, [CLI, 'import', 'logs', file, '--db', db], { encoding: 'utf8', env: { ...process.env, CALLSCOPE_TOKEN: '' }, timeout: 1_800_000 })
-  if (result.status !== 0) throw new Error(`import failed: ${result.stderr}`)
-  const match = /\(([\d,]+) records\/s\)/.exec(result.stdout)
-  if (!match || !result.stdout.includes(`${IMPORT_RECORDS.toLocaleString('en-US')} new`)) throw new Error(`unexpected output: ${result.stdout}`)
-  return Number(match[1]!.replace(/,/g, ''))
-}
+const importRate = (file: string, db: string) => cliImport(file, db, { expectNew: IMPORT_RECORDS, timeoutMs: 1_800_000 }).rate
 
 /** Takes the imported lines out again (the seeded stores hold no imported line), so a rerun measures the same store. */
 async function removeImported(dbPath: string): Promise<void> {
   const service = await createService({ dbPath, seedNewDatabase: false, readers: 0 })
   try {
     await service.db.transaction().execute(async (tx) => {
-      if (dbPath.startsWith('postgres')) {
+      if (storeKind(tx) === 'postgres') {
         await sql`delete from call_log_ids where (id, source) in (select id, source from call_logs where import_id is not null)`.execute(tx)
       }
       await tx.deleteFrom('call_logs').where('import_id', 'is not', null).execute()
@@ -249,10 +245,8 @@ SQLite at 1M ${n(lite.importRate)} records/s (${(pg.importRate / lite.importRate
 `
 }
 
-function postgresVersion(): string {
-  const out = spawnSync('bash', ['-c', 'ls /usr/lib/postgresql'], { encoding: 'utf8' }).stdout.trim()
-  return `PostgreSQL ${out}`
-}
+/** The version the cluster runs: startPgCluster starts the newest installed server (/usr/lib/postgresql/<version>/bin). */
+const postgresVersion = () => `PostgreSQL ${basename(dirname(findPgBin() ?? 'unknown/none'))}`
 
 async function main() {
   const started = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
@@ -264,7 +258,7 @@ async function main() {
     const url = cluster.urlOf('team')
     const pg = await openStore('PostgreSQL', url, async (s) => Number((await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(s.db)).rows[0]!.n))
     // The smoke run reads a small SQLite store so it stays quick (its own seed): no figure.
-    if (SMOKE && !existsSync(sqliteCopy)) spawnSync(process.execPath, [CLI, 'seed', '--db', sqliteCopy, '--scale', 'small', '--seed', '1', '--anchor', '2026-11-20T12:00:00Z'], { stdio: 'inherit' })
+    if (SMOKE && !existsSync(sqliteCopy)) spawnSync(process.execPath, [CLI, 'seed', '--db', sqliteCopy, ...TEAM_SEED], { stdio: 'inherit' })
     const lite = await openStore('SQLite', sqliteCopy, async () => statSync(sqliteCopy).size)
     try {
       await measureBoth([pg, lite])

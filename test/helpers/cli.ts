@@ -11,11 +11,11 @@ export interface CliResult {
 }
 
 /** Runs the real `callscope` binary to completion. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): CliResult {
   const result = spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
     env: { ...process.env, CALLSCOPE_TOKEN: '', ...env },
-    timeout: 60_000,
+    timeout: timeoutMs,
   })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
