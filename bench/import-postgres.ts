@@ -7,12 +7,11 @@
  * (test/helpers/pg-cluster.ts) with a server's durable defaults (fsync on), a new database per run.
  * Rates are the command's own (records over the import's time, not process start).
  */
-import { spawnSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { startPgCluster } from '../test/helpers/pg-cluster'
+import { findPgBin, startPgCluster } from '../test/helpers/pg-cluster'
 import { cliImport, removeDb, writeSample } from './import'
 
 const largeDb = join(import.meta.dirname, '..', '.bench-data', 'large.sqlite')
@@ -46,5 +45,6 @@ try {
   await cluster.stop()
   rmSync(dir, { recursive: true, force: true })
 }
-const pgVersion = spawnSync('bash', ['-c', 'ls /usr/lib/postgresql'], { encoding: 'utf8' }).stdout.trim()
+// The server startPgCluster runs: the newest installed (/usr/lib/postgresql/<version>/bin).
+const pgVersion = basename(dirname(findPgBin() ?? 'unknown/none'))
 console.log(JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, cpu: cpus()[0]?.model, memGiB: Math.round(totalmem() / 2 ** 30), postgresql: pgVersion, records: RECORDS, rates, medians: Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, median(v)])) }, null, 2))

@@ -88,7 +88,8 @@ export async function startPgCluster(settings: PgClusterSettings = {}): Promise<
       chmodSync(dir, 0o700)
     }
     // C locale: text sorts by code point, as SQLite's BINARY collation does (the schema also says
-    // collate "C" on its text columns, so this is belt and braces). No fsync: a test cluster.
+    // collate "C" on its text columns, so this is belt and braces). No fsync for a throwaway test
+    // cluster; a kept one (a benchmark's) is written to disk as a server's would be.
     if (!existsSync(join(data, 'PG_VERSION'))) {
       await runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', ...(kept ? [] : ['--no-sync'])])
     }
