@@ -107,7 +107,12 @@ export async function copySqliteToPostgres(source: Kysely<Database>, target: pg.
     if (first && last) await client.query('select callscope_call_log_partitions($1, $2)', [first, last])
     const rebuilt: string[] = []
     for (const table of REBUILT_AFTER_COPY) rebuilt.push(...(await dropSecondaryIndexes(client, table)))
+    // The day counts' trigger would keep every copied line in its transition table: the counts are
+    // made once, from the copied lines, instead (pg-migrations/0004).
+    await client.query('alter table call_logs disable trigger call_logs_counted')
     for (const table of COPIED_TABLES) counts[table] = await copyTable(source, client, table)
+    await client.query('alter table call_logs enable trigger call_logs_counted')
+    await client.query('select callscope_count_call_logs()')
     await client.query(`set local maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`)
     for (const definition of rebuilt) await client.query(definition)
     // Deduplication of later writes, and the sequence past the copied seqs.

@@ -36,11 +36,18 @@ export async function callLogPartitions(db: Kysely<Database>): Promise<{ name: s
 /**
  * Retention: detaches every partition of a month before `before` (an instant) from call_logs, so
  * its lines leave every query at once; the tables stay, to archive (pg_dump -t) and drop. Returns
- * the detached tables' names. Their ids stay in call_log_ids: a line that comes back is still a duplicate.
+ * the detached tables' names, in one transaction with the deletion of their day counts. Their ids stay in
+ * call_log_ids: a line that comes back is still a duplicate.
  */
 export async function detachCallLogPartitionsBefore(db: Kysely<Database>, before: string): Promise<string[]> {
   const old = (await callLogPartitions(db)).filter((p) => p.month < before && monthEnd(p.month) <= before)
-  for (const { name } of old) await sql`alter table call_logs detach partition ${sql.table(name)}`.execute(db)
+  await db.transaction().execute(async (tx) => {
+    for (const { name, month } of old) {
+      await sql`alter table call_logs detach partition ${sql.table(name)}`.execute(tx)
+      // The month's day counts (pg-migrations/0004) leave with its lines.
+      await tx.deleteFrom('call_log_day_counts').where('day', '>=', month.slice(0, 10)).where('day', '<', monthEnd(month).slice(0, 10)).execute()
+    }
+  })
   return old.map((p) => p.name)
 }
 

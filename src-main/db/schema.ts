@@ -506,6 +506,21 @@ export interface Database {
   webhook_inbox: WebhookInboxTable
   saved_views: SavedViewsTable
   call_log_bulk_loads: CallLogBulkLoadsTable
+  call_log_day_counts: CallLogDayCountsTable
+}
+
+/**
+ * PostgreSQL store only (pg-migrations/0004): call log lines per UTC day and (source, tenant,
+ * agent, level, type), kept by a trigger on call_logs. `day` is YYYY-MM-DD.
+ */
+export interface CallLogDayCountsTable {
+  day: string
+  source: string
+  tenant_id: string
+  agent_id: string | null
+  log_level: string
+  log_type: string
+  lines: number
 }
 
 /** A bulk load of call logs under way with the table's indexes dropped (migration 0020); `objects` is JSON: their definitions. */

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely'
 import { schema } from './0001-schema'
 import { explorerReads } from './0002-explorer-reads'
 import { importSources } from './0003-import-sources'
+import { callLogDayCounts } from './0004-call-log-day-counts'
 
 /**
  * The PostgreSQL store's migrations, in order: a list of its own (docs/architecture.md,
@@ -12,4 +13,5 @@ export const pgMigrations: Record<string, Migration> = {
   '0001-schema': schema,
   '0002-explorer-reads': explorerReads,
   '0003-import-sources': importSources,
+  '0004-call-log-day-counts': callLogDayCounts,
 }

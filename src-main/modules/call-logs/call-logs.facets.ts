@@ -17,12 +17,14 @@ import type { Database } from '../../db/schema'
 import { createTimeSlicer, type TimeSlicer } from '../../lib/time-slicer'
 import type { Principal } from '../../kit/access'
 import * as countRepo from './call-logs.count-by.repo'
+import { comboCountsByDays, mergeCombos } from './call-logs.day-combos'
 import * as facetsRepo from './call-logs.facets.repo'
 import { isIndexedDetailsPath, keyPath } from './details-values'
 import * as repo from './call-logs.search.repo'
 import { type ChartSpan, resolveFilter, spanOf, withinBudget } from './call-logs.search'
 import { readInWaves, readsOnce, type Slice, waves } from './call-logs.slices'
 import { callLogsSql } from './call-logs.sql'
+import type { LineCombo } from './call-logs.sql-contract'
 import { tooSlowError } from './log-query.slow'
 
 /*
@@ -31,11 +33,11 @@ import { tooSlowError } from './log-query.slow'
  * search does. A narrower filter groups the lines it selects, in time slices (call-logs.slices.ts)
  * which the console is shown as they are read, newest first. A details key's values are counted over the newest matching lines only
  * (DETAILS_FACET_LINES), and the answer says how many lines it read; a key with an index of its own
- * (0019) is counted over every line when the filter is a bare time range.
+ * (0019) is counted over every line when the filter is a bare time range. On PostgreSQL a bare time
+ * range holding a whole UTC day is summed from the day counts instead (call-logs.day-combos.ts).
  */
 
 type Count = { value: string; count: number }
-type Combo = Awaited<ReturnType<typeof repo.comboCounts>>[number]
 
 /** SQLite's order of values (NULL, then numbers with true/false as 1/0, then text), as the sample's ORDER BY sorts them. */
 function sqliteOrder(a: DetailsValue, b: DetailsValue): number {
@@ -74,7 +76,7 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
    * each facet summed from those groups (level without the level filter, type without the type
    * filter), where four grouped reads would each select the same lines again.
    */
-  function fromCombos(f: repo.ResolvedCallLogFilter, combos: Combo[]) {
+  function fromCombos(f: repo.ResolvedCallLogFilter, combos: readonly LineCombo[]) {
     const sums = { log_level: new Map<string, number>(), log_type: new Map<string, number>(), tenant_id: new Map<string, number>(), agent_id: new Map<string, number>() }
     const add = (column: repo.FacetColumn, value: string | null, n: number) => value !== null && sums[column].set(value, (sums[column].get(value) ?? 0) + n)
     for (const c of combos) {
@@ -119,6 +121,8 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
     if (f === 'nothing') return yield whole({ levels: [], types: [], tenants: [], agents: [] })
     const slicer = createTimeSlicer({ signal })
     if (repo.isTimeRangeOnly({ ...f, levels: undefined, types: undefined })) {
+      const byDays = await comboCountsByDays(db, f)
+      if (byDays) return yield whole(await withNames(fromCombos(f, byDays)))
       const levels = await facetCounts(f, 'log_level', slicer)
       const types = await facetCounts(f, 'log_type', slicer)
       const tenants = await named('tenant_rows', await facetCounts(f, 'tenant_id', slicer))
@@ -131,19 +135,14 @@ export function createCallLogFacets(db: Kysely<Database>, budget: number) {
       await slicer.tick()
       return yield whole(await withNames(fromCombos(f, combos)))
     }
-    const merged = new Map<string, Combo>()
+    const merged = new Map<string, LineCombo>()
     // The budget as withinBudget gives it: to query-language filters (the others are all served by indexes).
     const read = (slice: Slice, deadline: number) =>
       f.query?.where
         ? callLogsSql(db).withBudget(db, budget, (d) => repo.comboCounts(d, { ...f, from: slice.from, to: slice.to, deadline }))
         : repo.comboCounts(db, { ...f, from: slice.from, to: slice.to })
     for await (const wave of readInWaves(waves(f, span, progressive), budget, slicer, read, () => tooSlowError(f.query, budget))) {
-      for (const c of wave.results.flat()) {
-        const key = JSON.stringify([c.log_level, c.log_type, c.tenant_id, c.agent_id])
-        const seen = merged.get(key)
-        if (seen) seen.count += c.count
-        else merged.set(key, { ...c })
-      }
+      mergeCombos(wave.results.flat(), merged)
       yield { answer: await withNames(fromCombos(f, [...merged.values()])), scanned: wave.scanned, complete: wave.scanned >= 1 }
     }
   }

@@ -16,6 +16,7 @@ import { mergeRanges, positiveTextTerms, substringRanges, wordRanges } from './l
 import { QUERY_BUDGET_MS, tooSlowError } from './log-query.slow'
 import { isBudgetExceeded } from '../../db/query-budget'
 import { isRelativeBound, resolveTimeBound } from '../../../src-shared/time-range'
+import { levelBucketsByDays } from './call-logs.day-combos'
 
 /** A row of the console's call log table: the API record plus its keyset position. */
 export type CallLogLine = CallLog & {
@@ -206,6 +207,18 @@ export function spanOf(from: string, to: string): ChartSpan {
 export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearchOptions = {}) {
   const budget = options.queryBudgetMs ?? defaultQueryBudget()
 
+  /**
+   * Lines per (bucket, level): a filter of time and levels alone from the day counts when the store
+   * keeps them and the buckets are days, else by one index range count per (level, bucket); any
+   * other filter groups the lines it selects.
+   */
+  async function histogramCounts(f: repo.ResolvedCallLogFilter, span: ChartSpan, signal?: AbortSignal) {
+    const { from, to, size, firstBucket, lastBucket } = span
+    if (!repo.rangeCountable(f)) return withinBudget(db, f, budget, (g, d) => repo.bucketCounts(d, g, size))
+    const byDays = await levelBucketsByDays(db, { from, to, levels: f.levels }, size)
+    return byDays ?? repo.bucketCountsByRange(db, { ...f, from, to }, size, firstBucket, lastBucket, createTimeSlicer({ signal }))
+  }
+
   return {
     /** One page, newest first, after `cursor` (keyset: no offsets, no overlap, no gaps). */
     async search(principal: Principal, filter: CallLogFilter, cursor: CallLogCursor | null | undefined, limit: number): Promise<CallLogPage> {
@@ -226,9 +239,7 @@ export function createCallLogSearch(db: Kysely<Database>, options: CallLogSearch
       const span = await chartSpan(db, f, filter, now, budget)
       if (!span) return { bucketSeconds: 3600, buckets: [] }
       const { from, to, size, firstBucket, lastBucket } = span
-      const counts = repo.rangeCountable(f)
-        ? await repo.bucketCountsByRange(db, { ...f, from, to }, size, firstBucket, lastBucket, createTimeSlicer({ signal }))
-        : await withinBudget(db, f, budget, (g, d) => repo.bucketCounts(d, g, size))
+      const counts = await histogramCounts(f, span, signal)
       const byStart = new Map<number, HistogramBucket>()
       for (let s = firstBucket; s <= lastBucket; s += size) {
         const bucket = { start: new Date(s * 1000).toISOString() } as HistogramBucket

@@ -28,7 +28,32 @@ export interface DetailsTyped {
 /** The newest matching lines' details (facets.repo.ts recentDetails). */
 export type RecentDetails = SelectQueryBuilder<Database, 'call_logs', { details: string }>
 
+/** Lines of one (level, type, tenant, agent): what facets are summed from. */
+export interface LineCombo {
+  log_level: string
+  log_type: string
+  tenant_id: string
+  agent_id: string | null
+  count: number
+}
+
+/** Whole UTC days, as YYYY-MM-DD, both ends included; an end left out is open. */
+export interface DaySpan {
+  first?: string
+  last?: string
+}
+
 export interface CallLogsSql {
+  /**
+   * Lines per (level, type, tenant, agent) over whole UTC days, summed from the store's day counts
+   * (PostgreSQL's call_log_day_counts, pg-migrations/0004); null when the store keeps none (SQLite).
+   */
+  dayCombos: ((db: Kysely<Database>, days: DaySpan) => Promise<LineCombo[]>) | null
+  /** Every line of one tenant (every tenant when null) and source (every source when undefined), from the same counts; null likewise. */
+  countedLines: ((db: Kysely<Database>, scope: { tenantId: string | null; source?: string }) => Promise<number>) | null
+  /** Lines per (UTC day, level) over whole days, of the given levels (every one when empty), from the same counts; null likewise. */
+  dayLevels: ((db: Kysely<Database>, days: DaySpan, levels?: readonly string[]) => Promise<Array<{ day: string; level: string; count: number }>>) | null
+
   /** A call_logs row as the API's record in JSON: the spec's 13 fields in its order, `details` embedded. */
   callLogJson(): RawBuilder<Uint8Array | string>
   /** A call_logs row as a line of the CSV export, CRLF included (csvField's rules, call-logs.lines.ts). */

@@ -128,6 +128,10 @@ function detailsCondition(node: FieldNode): Expression<SqlBool> {
 }
 
 export const sqliteCallLogsSql: CallLogsSql = {
+  // SQLite keeps no day counts: its per-value index counts answer at a laptop's sizes (pg-migrations/0004 says why).
+  dayCombos: null,
+  dayLevels: null,
+  countedLines: null,
   callLogJson,
   callLogCsvLine,
 
