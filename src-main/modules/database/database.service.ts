@@ -6,6 +6,7 @@ import type { SeedOptions, SeedResult } from '../../seed'
 import { countRows, type TableCounts } from './database.repo'
 import { seedJob, snapshotJob } from './database.write-jobs'
 import { type OpenScratchStore, seedPostgres } from './pg-seed'
+import { snapshotPostgres } from './pg-snapshot'
 import type { SnapshotOptions, SnapshotResult } from './snapshot-pack'
 
 export interface DatabaseInfo {
@@ -35,11 +36,11 @@ async function postgresSize(handle: DatabaseHandle): Promise<number> {
  * demo data and its snapshots. The adapters (CLI, desktop menu) go through here, never the handle.
  */
 export interface DatabaseServiceOptions {
-  /** How a PostgreSQL store's seed opens its scratch SQLite store (pg-seed.ts); absent: seeding PostgreSQL is refused. */
+  /** How a PostgreSQL store's seed and snapshot open their scratch SQLite store (pg-seed.ts, pg-snapshot.ts); absent: both are refused. */
   openScratch?: OpenScratchStore
 }
 
-export function createDatabaseService(handle: DatabaseHandle, options: DatabaseServiceOptions = {}) {
+export function createDatabaseService(handle: DatabaseHandle, { openScratch }: DatabaseServiceOptions = {}) {
   return {
     /** The database file (or `:memory:`), or the PostgreSQL URL without its password. */
     path: handle.path,
@@ -48,17 +49,21 @@ export function createDatabaseService(handle: DatabaseHandle, options: DatabaseS
     /** Deterministic demo data (`callscope seed`, File → New demo database). */
     seed({ onProgress, ...seedOptions }: SeedOptions): Promise<SeedResult> {
       if (handle.kind === 'postgres') {
-        if (!options.openScratch) throw new Error('seeding a PostgreSQL store needs a scratch SQLite store')
-        return seedPostgres(handle, { ...seedOptions, onProgress }, options.openScratch)
+        if (!openScratch) throw new Error('seeding a PostgreSQL store needs a scratch SQLite store')
+        return seedPostgres(handle, { ...seedOptions, onProgress }, openScratch)
       }
       return handle.writer.run(seedJob, seedOptions, onProgress as (value: unknown) => void)
     },
     /**
      * A consistent copy of the whole store in one file, a demo pack (`callscope snapshot`, File →
      * Export snapshot): without secrets unless `includeSecrets`, personal data pseudonymised with
-     * `redact` (snapshot-pack.ts).
+     * `redact` (snapshot-pack.ts). A PostgreSQL store's pack is the same SQLite file (pg-snapshot.ts).
      */
     snapshot(file: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
+      if (handle.kind === 'postgres') {
+        if (!openScratch) throw new Error('a snapshot of a PostgreSQL store needs a scratch SQLite store')
+        return snapshotPostgres(handle.db, file, options, openScratch)
+      }
       return handle.writer.run(snapshotJob, { file, options })
     },
     async info(): Promise<DatabaseInfo> {

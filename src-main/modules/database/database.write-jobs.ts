@@ -11,3 +11,17 @@ export const seedJob = defineWriteJob('database.seed', (ctx, options: Omit<SeedO
 export const snapshotJob = defineWriteJob('database.snapshot', (ctx, { file, options }: { file: string; options: SnapshotOptions }): Promise<SnapshotResult> =>
   writeSnapshot(ctx, file, options),
 )
+
+/**
+ * Rows of one table written into a SQLite store in one transaction, as given (a PostgreSQL store's
+ * snapshot fills its SQLite copy with them, pg-snapshot.ts). The store's triggers keep its word
+ * indexes as for any insert.
+ */
+export const insertRowsJob = defineWriteJob('database.insert-rows', (ctx, { table, columns, rows }: { table: string; columns: string[]; rows: unknown[][] }): number => {
+  const list = columns.map((c) => `"${c}"`).join(', ')
+  const insert = ctx.sqlite.prepare(`insert into "${table}" (${list}) values (${columns.map(() => '?').join(', ')})`)
+  ctx.sqlite.transaction(() => {
+    for (const row of rows) insert.run(row)
+  })()
+  return rows.length
+})
