@@ -91,15 +91,21 @@ async function copyTable(source: Kysely<Database>, client: pg.PoolClient, table:
   return count
 }
 
+export interface CopyOptions {
+  /** Run first in the copy's transaction, to empty what the copy refills (`seed --reset`): the copy and it land together or not at all. */
+  emptyFirst?: (client: pg.PoolClient) => Promise<void>
+}
+
 /**
  * Copies every table of `source` (a SQLite store) into `target` (an empty PostgreSQL store: its
  * schema migrated, no rows), creating the call log partitions the rows need. Returns rows per table.
  */
-export async function copySqliteToPostgres(source: Kysely<Database>, target: pg.Pool): Promise<Record<string, number>> {
+export async function copySqliteToPostgres(source: Kysely<Database>, target: pg.Pool, options: CopyOptions = {}): Promise<Record<string, number>> {
   const client = await target.connect()
   const counts: Record<string, number> = {}
   try {
     await client.query('begin')
+    await options.emptyFirst?.(client)
     const { rows } = await client.query('select (select count(*) from tenants) + (select count(*) from call_logs) as n')
     if (Number(rows[0].n) > 0) throw new Error('the PostgreSQL store already holds data: copy into an empty store')
     const range = await sql<{ first: string | null; last: string | null }>`select min(timestamp) as first, max(timestamp) as last from call_logs`.execute(source)

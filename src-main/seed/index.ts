@@ -47,7 +47,8 @@ const HOUR_WEIGHTS = [2, 1.5, 1, 1, 1, 1.5, 2.5, 4, 6, 8, 9, 10, 10, 10.5, 11, 1
 const HOURS = HOUR_WEIGHTS.map((_, i) => i)
 
 /** Tables holding demo/domain data, children first so deletes respect foreign keys. */
-const DOMAIN_TABLES = [
+/** The tables the seed fills, children first: what `--reset` empties, with every call log. */
+export const DOMAIN_TABLES = [
   'transfers',
   'calls',
   'messages',
@@ -111,6 +112,8 @@ function pickStart(rng: Rng, spanStart: number, days: number): number {
   }
 }
 
+export const SEED_HELD_DATA = 'the database already holds data; pass --reset to replace it (API tokens and settings are kept)'
+
 /** Fills the store with coherent demo data, in one transaction: all of it lands or none. */
 export function seedDatabase(handle: SeedTarget, options: SeedOptions): SeedResult {
   const started = performance.now()
@@ -118,7 +121,7 @@ export function seedDatabase(handle: SeedTarget, options: SeedOptions): SeedResu
   const { sqlite } = handle
   const existing = sqlite.prepare('select (select count(*) from tenants) + (select count(*) from call_logs) as n').get() as { n: number }
   if (existing.n > 0 && !options.reset) {
-    throw new SeedError('the database already holds data; pass --reset to replace it (API tokens and settings are kept)')
+    throw new SeedError(SEED_HELD_DATA)
   }
 
   const counts = { tenants: { n: 0 }, agents: { n: 0 }, squads: { n: 0 }, members: { n: 0 }, trunks: { n: 0 }, conversations: { n: 0 }, messages: { n: 0 }, calls: { n: 0 }, transfers: { n: 0 }, logs: { n: 0 } }

@@ -62,7 +62,7 @@ describe('a snapshot of a PostgreSQL store', { timeout: 300_000 }, () => {
       rows += a.length
     }
     expect(rows).toBeGreaterThan(20_000)
-    for (const [index, term] of [['call_logs_fts', 'timeout'], ['call_logs_fts', '"rate limit"'], ['call_logs_trigram', 'imeout']]) {
+    for (const [index, term] of [['call_logs_fts', 'timeout'], ['call_logs_fts', '"LLM request"'], ['call_logs_trigram', 'imeout']]) {
       const found = (file: string) => scalar(file, `select count(*) from ${index} where ${index} match ?`, term)
       expect(found(fromPg.file), `${index} ${term}`).toBe(found(fromSqlite.file))
       expect(found(fromPg.file)).toBeGreaterThan(0)
