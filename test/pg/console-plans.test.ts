@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../src-main/db/schema'
 import { callCounts, type CallFilter, callPage } from '../../src-main/modules/calls/calls.repo'
 import * as detail from '../../src-main/modules/calls/calls.detail.repo'
+import { listAgents } from '../../src-main/modules/agents/agents.repo'
+import * as conversations from '../../src-main/modules/conversations/conversations.repo'
 import * as overview from '../../src-main/modules/overview/overview.repo'
+import { callUsage, listTenants } from '../../src-main/modules/tenants/tenants.repo'
 import * as webhooks from '../../src-main/modules/webhooks/webhooks.repo'
 import { type PlanNode, pgPlans, planTypes as types } from '../helpers/pg-plans'
 import { startTestServer, type TestServer } from '../helpers/test-server'
@@ -114,6 +117,23 @@ describe('PostgreSQL plans of the Overview', () => {
       expect(relations, `counts ${scope}`).toContain('call_log_day_counts')
       expect(counted.flatMap(seqScans).filter((r) => r !== 'call_log_day_counts'), `counts ${scope}`).toEqual([])
     }
+  })
+})
+
+describe('PostgreSQL plans of the console\'s other reads', () => {
+  it('a session page: the session, its messages, calls and transfers each by its key or index', async () => {
+    const sessionId = (await server.service.db.selectFrom('calls').select('conversation_id').where('id', '=', callId).executeTakeFirstOrThrow()).conversation_id!
+    await expectIndexes('the session', (db) => conversations.findConversation(db, sessionId), [/^conversations_pkey$/])
+    // A session's few messages by the (conversation_id, position) index (a bitmap read and a sort of those few rows is fine).
+    await expectIndexes('its messages', (db) => conversations.listMessages(db, sessionId), [/^messages_conversation_position/])
+    await expectIndexes('its calls', (db) => conversations.listCalls(db, sessionId), [/^calls_conversation$/])
+    await expectIndexes('its transfers', (db) => conversations.listTransfers(db, sessionId), [/^transfers_conversation/])
+  })
+
+  it('agents and tenants: counts of sessions from the agent index, a tenant\'s usage from its (tenant, time) index', async () => {
+    await expectIndexes('agents of a tenant', (db) => listAgents(db, { tenantId }), [/^conversations_agent_created$/])
+    await expectIndexes('usage', (db) => callUsage(db, tenantId, '2026-11-01T00:00:00.000Z'), [/^calls_tenant_started$/])
+    await expectIndexes('one tenant', (db) => listTenants(db, { onlyId: tenantId }), [/^tenants_pkey$/])
   })
 })
 
