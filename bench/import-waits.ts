@@ -1,7 +1,7 @@
 /**
  * A diagnostic for the responsiveness bench's import row (issue 19), not a bench: `npx tsx
  * bench/import-waits.ts [runs]`. Each run serves a fresh copy of the large dataset, probes
- * `/healthz` every 20 ms (bench/probe-times.mjs) while the row's 50,000 records are uploaded, and
+ * `/healthz` every 20 ms (bench/probe-process.mjs, as the bench does) while the row's 50,000 records are uploaded, and
  * prints each wait over 15 ms with its time from the upload's start, then every server thread's
  * CPU over the import with its nice value (from /proc), so a wait can be laid beside the threads
  * that ran then. Linux only.
@@ -44,16 +44,17 @@ for (let run = 1; run <= runs; run++) {
   copyFileSync(largeDb, copy)
   const server = await startServe(['--db', copy, '--no-seed'], { CALLSCOPE_TOKEN: TOKEN })
   try {
-    const prober = fork(join(import.meta.dirname, 'probe-times.mjs'), [`${server.url}/healthz`])
+    const prober = fork(join(import.meta.dirname, 'probe-process.mjs'), [`${server.url}/healthz`, '20'])
     await new Promise<void>((resolve) => prober.once('message', () => resolve()))
-    const probes = new Promise<Array<[number, number]>>((resolve) => prober.on('message', (m) => Array.isArray(m) && resolve(m as Array<[number, number]>)))
+    const report = new Promise<{ waits: number[]; sentAt: number[] }>((resolve) => prober.on('message', (m) => typeof m === 'object' && resolve(m as { waits: number[]; sentAt: number[] })))
     const before = threadCpu(server.child.pid!)
     const started = Date.now()
     await upload.run(server.url, TOKEN)
     const ms = Date.now() - started
     const after = threadCpu(server.child.pid!)
     prober.send('stop')
-    const waits = await probes
+    const { waits: measured, sentAt } = await report
+    const waits = measured.map((wait, i) => [sentAt[i]!, wait] as const)
     const sorted = waits.map(([, wait]) => wait).sort((a, b) => a - b)
     const slow = waits.filter(([, wait]) => wait > 15).map(([at, wait]) => `${((at - started) / 1000).toFixed(2)} s: ${wait.toFixed(1)} ms`)
     console.log(`run ${run}: import ${ms} ms, ${waits.length} probes, p99 ${sorted[Math.floor(0.99 * sorted.length)]!.toFixed(1)} ms, longest ${sorted.at(-1)!.toFixed(1)} ms`)

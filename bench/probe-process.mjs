@@ -1,5 +1,6 @@
 // The responsiveness probe (bench/responsiveness.ts) as a process of its own: `GET <url>` every 20 ms
-// on one keep-alive connection until the parent says "stop", then the waits go back to it. Apart from
+// on one keep-alive connection until the parent says "stop", then the waits go back to it, with when
+// each probe was sent (epoch ms: bench/import-waits.ts lays them beside the operation). Apart from
 // the process that drives the long operation (uploading an import, draining an export), so a busy
 // client never shows up as a slow server. Plain JavaScript, started with fork().
 import { Agent, request } from 'node:http'
@@ -8,6 +9,7 @@ const url = process.argv[2]
 const EVERY_MS = Number(process.argv[3] ?? 20)
 const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 const waits = []
+const sentAt = []
 let resets = 0
 let running = true
 process.on('message', (message) => {
@@ -41,6 +43,7 @@ async function probe() {
 await get()
 process.send('ready')
 while (running) {
+  sentAt.push(Date.now())
   const sent = performance.now()
   await probe()
   const wait = performance.now() - sent
@@ -48,4 +51,4 @@ while (running) {
   if (wait < EVERY_MS) await new Promise((resolve) => setTimeout(resolve, EVERY_MS - wait))
 }
 agent.destroy()
-process.send({ waits, resets }, () => process.disconnect())
+process.send({ waits, resets, sentAt }, () => process.disconnect())

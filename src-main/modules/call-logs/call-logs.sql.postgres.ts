@@ -1,8 +1,9 @@
-import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely'
+import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
 import type { FieldNode } from '../../../src-shared/log-query/ast'
 import { isNumber } from '../../../src-shared/log-query/fields'
 import { jsonInstant, jsonObject, jsonRaw, jsonString } from '../../db/pg-json'
-import type { CallLogsSql, DetailsTyped } from './call-logs.sql-contract'
+import type { Database } from '../../db/schema'
+import type { CallLogsSql, DaySpan, DetailsTyped } from './call-logs.sql-contract'
 import { EXPORT_COLUMNS } from './call-logs.lines'
 import { isIndexedDetailsPath, prefixUpperBound } from './details-values'
 import { phraseRanges } from './word-ranges'
@@ -121,15 +122,21 @@ function sqliteValueOrder(a: unknown, b: unknown): number {
   return Buffer.compare(Buffer.from(asciiLower(String(a ?? ''))), Buffer.from(asciiLower(String(b ?? ''))))
 }
 
+/** The day counts of the whole days `days` (pg-migrations/0004); an end left out is open. */
+function inDays<O>(query: SelectQueryBuilder<Database, 'call_log_day_counts', O>, days: DaySpan): SelectQueryBuilder<Database, 'call_log_day_counts', O> {
+  let q = query
+  if (days.first) q = q.where('day', '>=', days.first)
+  if (days.last) q = q.where('day', '<=', days.last)
+  return q
+}
+
 export const postgresCallLogsSql: CallLogsSql = {
   async dayCombos(db, days) {
     let q = db
       .selectFrom('call_log_day_counts')
       .select((eb) => ['log_level', 'log_type', 'tenant_id', 'agent_id', eb.fn.sum<string>('lines').as('count')])
       .groupBy(['log_level', 'log_type', 'tenant_id', 'agent_id'])
-    if (days.first) q = q.where('day', '>=', days.first)
-    if (days.last) q = q.where('day', '<=', days.last)
-    const rows = await q.execute()
+    const rows = await inDays(q, days).execute()
     return rows.map((r) => ({ log_level: r.log_level, log_type: r.log_type, tenant_id: r.tenant_id, agent_id: r.agent_id, count: Number(r.count) }))
   },
 
@@ -147,8 +154,7 @@ export const postgresCallLogsSql: CallLogsSql = {
       .selectFrom('call_log_day_counts')
       .select((eb) => [day.as('day'), 'log_level', eb.fn.sum<string>('lines').as('count')])
       .groupBy(['day', 'log_level'])
-    if (days.first) q = q.where('day', '>=', days.first)
-    if (days.last) q = q.where('day', '<=', days.last)
+    q = inDays(q, days)
     if (levels?.length) q = q.where('log_level', 'in', levels)
     const rows = await q.execute()
     return rows.map((r) => ({ day: r.day, level: r.log_level, count: Number(r.count) }))
