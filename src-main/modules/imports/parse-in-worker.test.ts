@@ -1,4 +1,5 @@
-import { PassThrough } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
+import { setTimeout as delay } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { parseInWorker } from './parse-in-worker'
 import { collect, inChunks, mixedFile, record, uuid } from '../../../test/helpers/call-log-files'
@@ -45,5 +46,35 @@ describe('parsing on a worker thread', () => {
     input.write(`${record(1)}\n${record(2)}\n`)
     setTimeout(() => input.destroy(new Error('disk went away')), 50)
     await expect(collect(parseInWorker(input, 'ndjson', 1000))).rejects.toThrow('disk went away')
+  })
+
+  it('reads ahead of the worker only as far as it has taken chunks (16, then one more for each taken), and stops when the input breaks meanwhile', async () => {
+    // A worker that takes its first 10 chunks and then no more, as one still loading its parser takes none.
+    const slowWorker = new URL(
+      `data:text/javascript,${encodeURIComponent(
+        "import { parentPort } from 'node:worker_threads'; let n = 0; parentPort.on('message', (m) => { if (m.type === 'chunk' && ++n <= 10) parentPort.postMessage({ type: 'consumed' }) })",
+      )}`,
+    )
+    let pulled = 0
+    let reached: () => void
+    const allRead = new Promise<void>((resolve) => (reached = resolve))
+    const input = new Readable({
+      objectMode: true,
+      highWaterMark: 1,
+      read() {
+        if (++pulled === 38) reached()
+        this.push(Buffer.alloc(65536, 0x20))
+      },
+    })
+    const batches = parseInWorker(input, 'ndjson', 1000, slowWorker)
+    const ended = batches.next()
+    await allRead
+    // Nothing signals that reading stopped: the window is checked a while later.
+    await delay(300)
+    // 16 + 10 taken + 10 more once they were: 36 sent, one held while the pump waits, one the stream read ahead.
+    expect(pulled).toBe(38)
+    // The input breaking while the reader waits on the worker still ends the import, with why.
+    input.destroy(new Error('stopped by the test'))
+    await expect(ended).rejects.toThrow('stopped by the test')
   })
 })

@@ -8,10 +8,16 @@ import { type AnyBatch, type PackedBatch, parsedBatches } from './parsed-batches
 import { ImportFormatError } from './record-readers'
 
 /**
- * Chunks (64 KiB from a file) sent ahead of what the worker has taken: 16 MiB bounds memory and is
- * enough for the worker to parse on while this thread is busy committing a batch of 20,000.
+ * Chunks (64 KiB from a file or a socket) sent ahead of what the worker has taken: 16 MiB at most
+ * bounds memory and keeps the worker parsing while this thread is busy elsewhere. The window opens
+ * as the worker takes chunks (a slow start): while it is still loading its parser it takes none,
+ * and reading a whole 16 MiB of an upload then, as fast as the socket gave it, kept the thread that
+ * answers requests busy for about 0.2 s on end (`/healthz` waited up to 88 ms; docs/benchmarks.md,
+ * "An import's upload and the main thread"). A window of 16 throughout cost a CLI import a tenth of its rate.
  */
+const FIRST_CHUNKS_AHEAD = 16
 const MAX_CHUNKS_AHEAD = 256
+const chunksAhead = (taken: number) => Math.min(MAX_CHUNKS_AHEAD, FIRST_CHUNKS_AHEAD + taken)
 
 /**
  * The same batches as `parsedBatches`, parsed and validated on a worker thread (parse-worker.ts,
@@ -62,11 +68,13 @@ async function* parseOnWorker(input: Readable, format: ImportFormat, batchSize: 
 
   let sent = 0
   let reading = true
+  // An input that breaks while the pump waits on the worker ends the wait: the loop then throws why.
+  input.once('close', wakeUp)
   const pump = (async () => {
     try {
       for await (const chunk of input as AsyncIterable<Buffer>) {
         if (!reading) return
-        while (sent - taken >= MAX_CHUNKS_AHEAD && reading) await wait()
+        while (sent - taken >= chunksAhead(taken) && reading && !input.destroyed) await wait()
         if (!reading) return
         send({ type: 'chunk', chunk })
         sent++
