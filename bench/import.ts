@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import { checkCallLog } from '../src-main/modules/call-logs/call-log-record'
 import { CALL_LOG_COLUMNS, callLogValues, STORED_CALL_LOG_COLUMNS } from '../src-main/modules/call-logs/call-log-values'
 import { prepareInsert, withIndexesDeferred, withRollbackJournal } from '../src-main/db/bulk-insert'
+import { prepareIndexMessagesAfter } from '../src-main/db/message-indexes'
 import { beginBulkLoad, prepareCallLogInsert, withCheckConstraintsOff } from '../src-main/modules/call-logs/call-logs.write.repo'
 import { parseInWorker } from '../src-main/modules/imports/parse-in-worker'
 import { unpackBatch } from '../src-main/modules/imports/parsed-batches'
@@ -115,7 +116,8 @@ async function storeCeiling(file: string, db: string): Promise<number> {
           for (const values of rows) insert(values)
         }),
       )
-      sqlite.exec('insert into call_logs_fts(rowid, message) select seq, message from call_logs')
+      // Both message indexes, words and substrings, as an import builds them.
+      prepareIndexMessagesAfter(sqlite)(0)
     })(),
   )
   const seconds = (performance.now() - started) / 1000
