@@ -12,9 +12,13 @@ const { path, nativeBinding } = workerData
 lowerWorkerPriority(READER_NICE)
 const db = new Database(path, { readonly: true, fileMustExist: true, nativeBinding })
 // The same read-side settings as the main connection (connection.ts): WAL lets this connection read
-// beside the writer; a 64 MiB page cache per reader; temporary b-trees (ORDER BY, GROUP BY) in memory.
+// beside the writer; temporary b-trees (ORDER BY, GROUP BY) in memory. A 32 MiB page cache per reader,
+// half the writer's: the console's counts over the whole store fill every reader's cache, and at 64 MiB
+// two readers' caches took a loaded server past its 512 MiB bound (docs/benchmarks.md, "Memory under
+// load"). What a read needs over and over (the indexes' upper levels) fits in far less; the rest comes
+// from the operating system's file cache either way.
 db.pragma('busy_timeout = 5000')
-db.pragma('cache_size = -65536')
+db.pragma('cache_size = -32768')
 db.pragma('temp_store = MEMORY')
 // The query budget (query-budget.ts, repeated here because this file imports no sources): a read
 // whose WHERE calls it stops with this error once its deadline (epoch ms) has passed.
