@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server'
 import { assertAdmin, type Principal } from './access'
 import { errorStatus } from './errors'
+import { isAsyncIterable, untilAborted } from './until-aborted'
 import type { DesktopControls, RuntimeInfo } from './runtime'
 
 /**
@@ -41,9 +42,19 @@ const mapServiceErrors = t.middleware(async ({ next }) => {
   return result
 })
 
+/**
+ * A subscription whose client hung up ends instead of throwing into a pending read nobody awaits
+ * (kit/until-aborted.ts): that rejection took `serve` down when a console tab closed mid-count.
+ */
+const endSubscriptionsOnAbort = t.middleware(async ({ type, signal, next }) => {
+  const result = await next()
+  if (type !== 'subscription' || !signal || !result.ok || !isAsyncIterable(result.data)) return result
+  return { ...result, data: untilAborted(result.data, signal) }
+})
+
 export const router = t.router
 export const createCallerFactory = t.createCallerFactory
-export const procedure = t.procedure.use(mapServiceErrors)
+export const procedure = t.procedure.use(mapServiceErrors).use(endSubscriptionsOnAbort)
 /** The `/admin/*` operations and everything that writes the store: admin tokens only, as on REST. */
 export const adminProcedure = procedure.use(({ ctx, next }) => {
   assertAdmin(ctx.principal)
