@@ -120,6 +120,8 @@ read-ahead (a few batches of 2,000 records), the writer's page cache (SQLite's \
 builds' sort buffers and the FTS index's pending terms. The sorter spills past its buffer to temporary files, which
 a bulk load keeps on disk (\`temp_store = FILE\` for its length): with the connection's usual in-memory temp store
 the same 2.1 GiB import peaked at 647 MiB against 475 MiB for the eighth, growing during the index builds.
+Its records/s are the bulk load's of the Import section (every call log index and both full-text indexes
+built at the end), where the floors and the store ceiling they are measured against are.
 
 | file | GiB | records | wall s | records/s (reported) | peak RSS MiB | settled RSS MiB | RSS over the run, MiB |
 |---|---:|---:|---:|---:|---:|---:|---|
