@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/temp-dir'
  */
 describe('callscope export logs --from now-…', () => {
   const db = `${tempDir()}/recent.sqlite`
-  // The demo data ending now, so the last hours hold lines.
+  // The demo data ending about now (its anchor), so the last hours hold lines.
   const seeded = runCli(['seed', '--db', db, '--scale', 'small', '--seed', '3', '--anchor', new Date().toISOString()])
 
   const storedSince = (ms: number) => {
@@ -21,17 +21,29 @@ describe('callscope export logs --from now-…', () => {
     }
   }
 
-  it('prints the lines of the last 24 hours as of its run', () => {
+  const newestLineMs = () => {
+    const sqlite = new BetterSqlite3(db, { readonly: true })
+    try {
+      return Date.parse(sqlite.prepare('select max(timestamp) from call_logs').pluck().get() as string)
+    } finally {
+      sqlite.close()
+    }
+  }
+
+  it('prints the lines of the last hours as of its run', () => {
     expect(seeded.status).toBe(0)
+    // The demo's newest line may be a day or more before its anchor (its calls keep to their own
+    // hours), so the window reaches 24 hours past it: the last day of lines, whatever the time of day.
+    const hours = Math.ceil((Date.now() - newestLineMs()) / 3600_000) + 24
     const before = Date.now()
-    const result = runCli(['export', 'logs', '--db', db, '--from', 'now-24h', '--format', 'ndjson'])
+    const result = runCli(['export', 'logs', '--db', db, '--from', `now-${hours}h`, '--format', 'ndjson'])
     const after = Date.now()
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
     const ids = result.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id)
     // Resolved at some instant of the run: every line since its end is in, none from before its start.
-    const surely = storedSince(after - 24 * 3600_000)
-    const atMost = storedSince(before - 24 * 3600_000)
+    const surely = storedSince(after - hours * 3600_000)
+    const atMost = storedSince(before - hours * 3600_000)
     expect(surely.length).toBeGreaterThan(10)
     expect(ids.slice(0, surely.length)).toEqual(surely)
     expect(atMost.slice(0, ids.length)).toEqual(ids)
