@@ -12,28 +12,22 @@ describe('callscope export logs --from now-…', () => {
   // The demo data ending about now (its anchor), so the last hours hold lines.
   const seeded = runCli(['seed', '--db', db, '--scale', 'small', '--seed', '3', '--anchor', new Date().toISOString()])
 
-  const storedSince = (ms: number) => {
+  const readStore = <T>(read: (sqlite: BetterSqlite3.Database) => T): T => {
     const sqlite = new BetterSqlite3(db, { readonly: true })
     try {
-      return sqlite.prepare('select id from call_logs where timestamp >= ? order by timestamp desc, seq desc').pluck().all(new Date(ms).toISOString()) as string[]
+      return read(sqlite)
     } finally {
       sqlite.close()
     }
   }
-
-  const newestLineMs = () => {
-    const sqlite = new BetterSqlite3(db, { readonly: true })
-    try {
-      return Date.parse(sqlite.prepare('select max(timestamp) from call_logs').pluck().get() as string)
-    } finally {
-      sqlite.close()
-    }
-  }
+  const storedSince = (ms: number) =>
+    readStore((sqlite) => sqlite.prepare('select id from call_logs where timestamp >= ? order by timestamp desc, seq desc').pluck().all(new Date(ms).toISOString()) as string[])
+  const newestLineMs = () => readStore((sqlite) => Date.parse(sqlite.prepare('select max(timestamp) from call_logs').pluck().get() as string))
 
   it('prints the lines of the last hours as of its run', () => {
     expect(seeded.status).toBe(0)
-    // The demo's newest line may be a day or more before its anchor (its calls keep to their own
-    // hours), so the window reaches 24 hours past it: the last day of lines, whatever the time of day.
+    // The demo's newest line can be more than a day before its anchor (seed 3 anchored at 21:47 ended
+    // 26 h earlier), so the window reaches 24 hours past it: the last day of lines, at any hour.
     const hours = Math.ceil((Date.now() - newestLineMs()) / 3600_000) + 24
     const before = Date.now()
     const result = runCli(['export', 'logs', '--db', db, '--from', `now-${hours}h`, '--format', 'ndjson'])
