@@ -11,6 +11,7 @@ import { createReadPool, type ReadPool } from './read-pool'
 import type { Database } from './schema'
 import type { StoreKind } from './store-kind'
 import { StoreDialect } from './store-dialect'
+import { createStoreHealth, faultAwareBackend, type StoreHealth } from './store-faults'
 import { type StoreBackend, StoreWriter } from './store-writer'
 import { startWriterThread } from './writer-thread'
 
@@ -53,6 +54,8 @@ export interface DatabaseHandle {
   path: string
   /** The binding the handle was opened with, for a second connection to a copy (snapshots). */
   nativeBinding?: string
+  /** The faults the store met: a full disk, damage (db/store-faults.ts). */
+  health: StoreHealth
   close(): Promise<void>
 }
 
@@ -60,8 +63,9 @@ const usesThreads = (options: OpenDatabaseOptions) => (options.readers ?? 0) > 0
 
 /** kysely over a writer and, with readers, a pool; the handle without its `sqlite`. */
 function assemble(options: OpenDatabaseOptions, backend: StoreBackend): Omit<DatabaseHandle, 'sqlite'> {
-  const readPool = usesThreads(options) ? createReadPool({ path: options.path, readers: options.readers, nativeBinding: options.nativeBinding }) : null
-  const writer = new StoreWriter(backend)
+  const health = createStoreHealth()
+  const readPool = usesThreads(options) ? createReadPool({ path: options.path, readers: options.readers, nativeBinding: options.nativeBinding, health }) : null
+  const writer = new StoreWriter(faultAwareBackend(backend, options.path, health))
   const db = new Kysely<Database>({ dialect: new StoreDialect(writer, readPool) })
   let closed: Promise<void> | null = null
   return {
@@ -73,6 +77,7 @@ function assemble(options: OpenDatabaseOptions, backend: StoreBackend): Omit<Dat
     json: createJsonReads(db, readPool),
     path: options.path,
     nativeBinding: options.nativeBinding,
+    health,
     // Kysely's destroy closes the writing connection (or thread) and the read pool's threads.
     close: () => (closed ??= db.destroy()),
   }

@@ -5,6 +5,7 @@ import { createJsonReads } from './json-reads'
 import { storeTypes } from './pg-types'
 import type { Database } from './schema'
 import { displayLocation } from './store-kind'
+import { createStoreHealth, faultAwareBackend } from './store-faults'
 import { type StoreBackend, StoreWriter } from './store-writer'
 
 /**
@@ -67,14 +68,17 @@ export function openPostgresStore(options: OpenPostgresOptions): DatabaseHandle 
   pool.on('error', () => {})
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   let closed: Promise<void> | null = null
+  const path = displayLocation(options.url)
+  const health = createStoreHealth()
   const handle = {
     kind: 'postgres' as const,
     pg: pool,
     db,
-    writer: new StoreWriter(pgJobs(pool, db)),
+    writer: new StoreWriter(faultAwareBackend(pgJobs(pool, db), path, health)),
+    health,
     readPool: null,
     json: createJsonReads(db, null),
-    path: displayLocation(options.url),
+    path,
     // kysely's destroy ends the pool.
     close: () => (closed ??= db.destroy()),
   }

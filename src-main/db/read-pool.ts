@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import type { JsonBytes, JsonShape } from './json-rows.mjs'
+import { type StoreHealth, toStoreFault } from './store-faults'
 
 /**
  * Reads off the main thread (issue 19): a pool of worker threads, each with its own read-only
@@ -27,6 +28,8 @@ export interface ReadPoolOptions {
   nativeBinding?: string
   /** The worker's script, when not the default one (tests run the bundled one). */
   entry?: string
+  /** Where damage a read meets is noted; reads name it either way (toStoreFault). */
+  health?: StoreHealth
 }
 
 /** Readers a service gets when it does not say: one per core, since each query holds its thread. */
@@ -43,7 +46,7 @@ function workerEntry(): string {
   return path
 }
 
-export function createReadPool({ path, readers = defaultReaders(), nativeBinding, entry = workerEntry() }: ReadPoolOptions): ReadPool {
+export function createReadPool({ path, readers = defaultReaders(), nativeBinding, entry = workerEntry(), health }: ReadPoolOptions): ReadPool {
   const pool = new Piscina({
     filename: entry,
     minThreads: readers,
@@ -55,7 +58,12 @@ export function createReadPool({ path, readers = defaultReaders(), nativeBinding
   })
   let closed: Promise<void> | null = null
   const run = <T>(task: object, name?: string): Promise<T> =>
-    closed ? Promise.reject(new Error('The store is closed')) : (pool.run(task, name ? { name } : undefined) as Promise<T>)
+    closed
+      ? Promise.reject(new Error('The store is closed'))
+      : (pool.run(task, name ? { name } : undefined) as Promise<T>).catch((error: unknown) => {
+          const fault = toStoreFault(error, path, 'Reading the store')
+          throw health ? health.note(fault) : fault
+        })
   return {
     threads: readers,
     read: <R>(sql: string, parameters: readonly unknown[]) => run<R[]>({ sql, parameters }),

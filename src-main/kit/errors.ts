@@ -1,4 +1,5 @@
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server'
+import { damagedMessage, diskFullMessage, StoreDamagedError, type StoreFaultError, storeFaultKind, StoreFullError } from '../../src-shared/store-faults'
 
 /** Errors the services raise; each transport maps them through ERROR_STATUS below. */
 export class NotFoundError extends Error {
@@ -36,7 +37,7 @@ export class ConflictError extends Error {
 
 export interface ErrorStatus {
   /** The REST status, with `{ detail: message }` as the body. */
-  http: 400 | 403 | 404 | 409
+  http: 400 | 403 | 404 | 409 | 503 | 507
   trpc: TRPC_ERROR_CODE_KEY
 }
 
@@ -46,10 +47,29 @@ const ERROR_STATUS: ReadonlyArray<[new (...args: never[]) => Error, ErrorStatus]
   [ForbiddenError, { http: 403, trpc: 'FORBIDDEN' }],
   [InvalidInputError, { http: 400, trpc: 'BAD_REQUEST' }],
   [ConflictError, { http: 409, trpc: 'CONFLICT' }],
+  // Faults of the store, not of the request (src-shared/store-faults.ts): 507 Insufficient Storage
+  // and 503 Service Unavailable, each with what to do. tRPC has no 507: both are SERVICE_UNAVAILABLE.
+  [StoreFullError, { http: 507, trpc: 'SERVICE_UNAVAILABLE' }],
+  [StoreDamagedError, { http: 503, trpc: 'SERVICE_UNAVAILABLE' }],
 ]
 
 /** How a transport answers a service error; null for anything else (a bug: 500, logged). */
 export function errorStatus(error: unknown): ErrorStatus | null {
   for (const [type, status] of ERROR_STATUS) if (error instanceof type) return status
   return null
+}
+
+/**
+ * A store fault that reached a transport without being named where it happened (its path unknown
+ * there), named now so that it still answers 507 or 503 with what to do; other errors unchanged.
+ * The writer and the readers name theirs (db/store-faults.ts); this is the net under them.
+ */
+export function asStoreFault(error: unknown): unknown {
+  if (error instanceof StoreFullError || error instanceof StoreDamagedError) return error
+  const kind = storeFaultKind(error)
+  if (kind === null) return error
+  const details = { storePath: 'the store' }
+  const fault: StoreFaultError =
+    kind === 'full' ? new StoreFullError(diskFullMessage('The request', details), details) : new StoreDamagedError(damagedMessage('The request', details, (error as Error).message), details)
+  return Object.assign(fault, { cause: error })
 }

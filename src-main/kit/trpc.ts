@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server'
 import { assertAdmin, type Principal } from './access'
-import { errorStatus } from './errors'
+import { asStoreFault, errorStatus } from './errors'
 import { isAsyncIterable, untilAborted } from './until-aborted'
 import type { DesktopControls, RuntimeInfo } from './runtime'
 
@@ -35,7 +35,7 @@ const t = initTRPC.context<TrpcContext>().create({
 const mapServiceErrors = t.middleware(async ({ next }) => {
   const result = await next()
   if (!result.ok) {
-    const cause = result.error.cause
+    const cause = asStoreFault(result.error.cause)
     const status = errorStatus(cause)
     if (status) throw new TRPCError({ code: status.trpc, message: (cause as Error).message, cause })
   }

@@ -1,5 +1,5 @@
 import { HTTPException } from 'hono/http-exception'
-import { errorStatus } from '../kit/errors'
+import { asStoreFault, errorStatus } from '../kit/errors'
 import { createModuleApp, type ModuleApp } from '../kit/http/module-app'
 import { sourceParam } from '../kit/http/source-param'
 import type { RuntimeInfo } from '../kit/runtime'
@@ -47,7 +47,8 @@ export function createHttpApp({ service, version, hostGuard, uiRoot, runtime }: 
   const app: HttpApp = createModuleApp()
   const authenticate = service.tokens.authenticate
 
-  app.onError((error, c) => {
+  app.onError((thrown, c) => {
+    const error = asStoreFault(thrown) as Error
     const status = errorStatus(error)
     if (status) return c.json({ detail: error.message }, status.http)
     if (error instanceof HTTPException) {

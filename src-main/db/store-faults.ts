@@ -1,0 +1,114 @@
+import { statfsSync } from 'node:fs'
+import { dirname } from 'node:path'
+import {
+  damagedMessage,
+  diskFullMessage,
+  StoreDamagedError,
+  type StoreFaultDetails,
+  StoreFaultError,
+  storeFaultKind,
+  StoreFullError,
+} from '../../src-shared/store-faults'
+import type { StoreBackend } from './store-writer'
+
+/**
+ * Free bytes on the disk holding `path` (what a user, not root, may still write), or null when it
+ * cannot be read: a PostgreSQL URL, `:memory:`, a folder that is gone.
+ */
+export function freeBytesBeside(path: string): number | null {
+  if (path === ':memory:' || /^postgres(ql)?:/.test(path)) return null
+  try {
+    const stats = statfsSync(dirname(path))
+    return Number(stats.bavail) * Number(stats.bsize)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * `error` as the store fault it is (StoreFullError, StoreDamagedError) with what failed, where the
+ * store lives and the room left, or `error` itself when it is no store fault (or already one).
+ */
+export function toStoreFault(error: unknown, storePath: string, what = 'Writing to the store', neededBytes?: number | null): unknown {
+  if (error instanceof StoreFaultError) return error
+  const kind = storeFaultKind(error)
+  if (kind === null) return error
+  const details: StoreFaultDetails = { storePath, freeBytes: freeBytesBeside(storePath), neededBytes: neededBytes ?? null }
+  const cause = (error as Error).message?.replace(/^SQLITE_[A-Z_]+: /, '') ?? String(error)
+  const fault = kind === 'full' ? new StoreFullError(diskFullMessage(what, details), details) : new StoreDamagedError(damagedMessage(what, details, cause), details)
+  return Object.assign(fault, { cause: error })
+}
+
+/** The last fault the store met, for the console's banner and `serve`'s output. */
+export interface StoreFaultNote {
+  kind: 'full' | 'damaged'
+  message: string
+  /** When it was met (ISO 8601). */
+  at: string
+}
+
+/**
+ * What the service knows of its store's health: the last write the disk refused (until a write
+ * gets through again) and damage met by a read, a write or the check on open.
+ */
+export interface StoreHealth {
+  readonly writeFault: StoreFaultNote | null
+  readonly damage: StoreFaultNote | null
+  /** Records `error` if it is a store fault; returns it unchanged either way. */
+  note(error: unknown): unknown
+  /** A write got through: the disk has room again. */
+  writeSucceeded(): void
+  /** Damage found other than by an error (the check on open). */
+  noteDamage(message: string): void
+}
+
+export function createStoreHealth(): StoreHealth {
+  let writeFault: StoreFaultNote | null = null
+  let damage: StoreFaultNote | null = null
+  const noteOf = (error: StoreFaultError): StoreFaultNote => ({ kind: error.kind, message: error.message, at: new Date().toISOString() })
+  return {
+    get writeFault() {
+      return writeFault
+    },
+    get damage() {
+      return damage
+    },
+    note(error) {
+      if (error instanceof StoreFullError) writeFault = noteOf(error)
+      else if (error instanceof StoreDamagedError) damage ??= noteOf(error)
+      return error
+    },
+    writeSucceeded() {
+      writeFault = null
+    },
+    noteDamage(message) {
+      damage ??= { kind: 'damaged', message, at: new Date().toISOString() }
+    },
+  }
+}
+
+/**
+ * The writing connection with its faults named (toStoreFault) and noted in `health`: every write
+ * of every module goes through here, so a full disk or a damaged page reaches each transport as
+ * a 507 or 503 with what to do, never as SQLite's bare code or a 500.
+ */
+export function faultAwareBackend(backend: StoreBackend, storePath: string, health: StoreHealth): StoreBackend {
+  const named = <R>(work: () => Promise<R>, wrote: (result: R) => boolean): Promise<R> =>
+    work().then(
+      (result) => {
+        if (wrote(result)) health.writeSucceeded()
+        return result
+      },
+      (error: unknown) => {
+        throw health.note(toStoreFault(error, storePath))
+      },
+    )
+  return {
+    get threaded() {
+      return backend.threaded
+    },
+    execute: (statement) => named(() => backend.execute(statement), (result) => result.numAffectedRows !== undefined && result.numAffectedRows > 0n),
+    job: (job, args, onProgress) => named(() => backend.job(job, args, onProgress), () => true),
+    close: () => backend.close(),
+  }
+}

@@ -1,0 +1,101 @@
+/*
+ * Faults of the store itself, as opposed to a request's: the disk holding it is full, or its file
+ * is damaged (issue 36). Read the same way whichever store raised them, and carried to every
+ * transport: REST answers 507 or 503 with `{"detail": message}`, tRPC SERVICE_UNAVAILABLE with the
+ * same message, the CLI prints it and exits 1. Pure: the console reads the kinds too.
+ */
+
+export type StoreFaultKind = 'full' | 'damaged'
+
+/** SQLite's, Node's and PostgreSQL's (SQLSTATE 53100 disk_full) codes for a disk with no room left. */
+const FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', '53100'])
+/** SQLSTATE data_corrupted and index_corrupted. */
+const DAMAGED_PG_CODES = new Set(['XX001', 'XX002'])
+
+/** An error's code; a reader thread's error carries SQLite's code only as its message's prefix ("SQLITE_CORRUPT: …"). */
+export function errorCode(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string') return code
+  const message = (error as { message?: unknown }).message
+  return typeof message === 'string' ? /^(SQLITE_[A-Z_]+):/.exec(message)?.[1] : undefined
+}
+
+/** Which store fault an error is, or null when it is something else. */
+export function storeFaultKind(error: unknown): StoreFaultKind | null {
+  if (error instanceof StoreFaultError) return error.kind
+  const code = errorCode(error)
+  if (code === undefined) return null
+  if (FULL_CODES.has(code)) return 'full'
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || DAMAGED_PG_CODES.has(code)) return 'damaged'
+  return null
+}
+
+/** What is known of a fault beside its cause. */
+export interface StoreFaultDetails {
+  /** The database file (or the PostgreSQL URL without its password). */
+  storePath: string
+  /** Free bytes on the disk holding the store, when it could be read. */
+  freeBytes?: number | null
+  /** Bytes the operation needed, when it estimated them (a bulk import). */
+  neededBytes?: number | null
+}
+
+export abstract class StoreFaultError extends Error {
+  abstract readonly kind: StoreFaultKind
+  constructor(
+    message: string,
+    readonly details: StoreFaultDetails,
+  ) {
+    super(message)
+  }
+}
+
+/** The disk holding the store has no room: nothing of the failed write was kept. REST 507. */
+export class StoreFullError extends StoreFaultError {
+  readonly kind = 'full'
+  override readonly name = 'StoreFullError'
+}
+
+/** The store's file is damaged: a read or write met a page SQLite cannot read. REST 503. */
+export class StoreDamagedError extends StoreFaultError {
+  readonly kind = 'damaged'
+  override readonly name = 'StoreDamagedError'
+}
+
+/** Bytes for a person: 1.4 GiB, 312 MiB, 20 KiB. */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return unit === 0 ? `${Math.round(value)} bytes` : `${value >= 10 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`
+}
+
+/**
+ * "<what> failed: the disk holding the store is full (…)": what failed, where the store lives, the
+ * room it had and wanted, and what to do. `what` names the operation ("the import", "saving the view").
+ */
+export function diskFullMessage(what: string, details: StoreFaultDetails): string {
+  const room = [
+    details.freeBytes != null ? `${formatBytes(details.freeBytes)} free` : null,
+    details.neededBytes != null ? `about ${formatBytes(details.neededBytes)} needed` : null,
+  ].filter(Boolean)
+  return (
+    `${what} failed: the disk holding the store is full (${details.storePath}${room.length ? `; ${room.join(', ')}` : ''}). ` +
+    'Nothing of it was stored. Make room on that disk, then run it again: what is already stored is kept and not doubled.'
+  )
+}
+
+/** "<what> failed: the store is damaged (…)", with the commands that check and salvage it. */
+export function damagedMessage(what: string, details: StoreFaultDetails, cause: string): string {
+  const db = details.storePath.includes(' ') ? `"${details.storePath}"` : details.storePath
+  return (
+    `${what} failed: the store is damaged (${details.storePath}: ${cause}). ` +
+    `Run \`callscope db check --db ${db}\` to see how far, then \`callscope db recover --db ${db} --out NEW.db\` ` +
+    'to copy every readable row into a new store, or restore a backup (README, "Check, recover and back up a store").'
+  )
+}
