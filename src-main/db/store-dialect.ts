@@ -146,9 +146,19 @@ class StoreDriver implements Driver {
   private async end(store: StoreConnection, word: 'commit' | 'rollback'): Promise<void> {
     try {
       await store.executeQuery(statement(word))
-    } finally {
-      store.letGo()
+    } catch (error) {
+      // A failed commit keeps the connection: kysely rolls back next, and that rollback must run
+      // inside this hold, before anything else can reach the still-open transaction.
+      if (word === 'commit') throw error
+      // A full disk (SQLITE_FULL) or an I/O error can end the transaction inside SQLite itself; the
+      // rollback kysely then asks for has nothing left to end, and its "no transaction is active"
+      // must not take the place of the error that ended it (issue 36: a 500 instead of a 507).
+      if (!/no transaction is active/.test((error as Error).message)) {
+        store.letGo()
+        throw error
+      }
     }
+    store.letGo()
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {

@@ -37,11 +37,13 @@ export interface TestServer {
  * The seeded file is a copy of the run's template (test/global-setup.ts), private to the caller,
  * so tests may write to it; without a template (a project that has no global setup) it seeds its own.
  */
-export async function startTestServer(options: { seed?: boolean; service?: Partial<ServiceOptions>; store?: 'sqlite' | 'postgres'; tls?: { cert: string; key: string } } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { seed?: boolean; service?: Partial<ServiceOptions>; store?: 'sqlite' | 'postgres'; tls?: { cert: string; key: string }; /** SQLite: where the store file goes (a small disk's folder, say) instead of a temporary folder. */ dbPath?: string } = {},
+): Promise<TestServer> {
   const postgres = options.store === 'postgres'
   // On PostgreSQL: a database of the file's own, copied from the run's demo (or empty) template
   // database (test/pg-global-setup.ts), which holds the very rows of the SQLite template.
-  const dbPath = postgres ? await createPgDatabase({ seed: options.seed }) : join(tempDir(), 'server.sqlite')
+  const dbPath = postgres ? await createPgDatabase({ seed: options.seed }) : (options.dbPath ?? join(tempDir(), 'server.sqlite'))
   const template = options.seed === false || postgres ? undefined : inject('demoTemplate')
   if (template) copyFileSync(template, dbPath)
   const service = await createService({ dbPath, envToken: ADMIN_TOKEN, seedNewDatabase: false, ...options.service })
