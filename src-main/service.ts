@@ -101,7 +101,7 @@ export async function createService(options: ServiceOptions) {
   const tokens = createTokenService(handle.db, { envToken: options.envToken })
   const pulls = createPullsService(handle.db, handle.writer)
   const syncs = createPullSyncsService(handle.db, pulls)
-  const database = createDatabaseService(handle, { openScratch })
+  const database = createDatabaseService(handle, { openScratch, backupThreadEntry: writerEntry() })
   const storeWatch = createStoreWatch(() => maxSeq(handle.db))
   // One box seals provider keys and webhook secrets: one key file beside the store.
   const secretBox = postgres ? secretBoxForServer(options.keyFile) : secretBoxFor(handle.path)

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander'
+import { registerBackup } from './commands/backup'
 import { registerDb } from './commands/db'
 import { registerExport } from './commands/export'
 import { registerImport } from './commands/import'
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerPull(program)
   registerPush(program)
   registerSnapshot(program)
+  registerBackup(program)
   registerWebhook(program)
   return program
 }

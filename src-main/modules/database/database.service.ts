@@ -1,13 +1,27 @@
 import { existsSync, statSync } from 'node:fs'
 import { sql } from 'kysely'
+import { type BackupProgress, type BackupResult, backupSqliteStore } from '../../db/backup'
+import { pgDumpAdvice } from '../../db/pg-dump-advice'
 import type { DatabaseHandle } from '../../db/connection'
 import { type SchemaVersion, schemaVersion } from '../../db/migrate'
 import type { SeedOptions, SeedResult } from '../../seed'
 import { countRows, type TableCounts } from './database.repo'
-import { seedJob, snapshotJob } from './database.write-jobs'
+import { InvalidInputError } from '../../kit/errors'
+import { startWriterThread } from '../../db/writer-thread'
+import { toStoreFault } from '../../db/store-faults'
+import { StoreDamagedError, StoreFullError } from '../../../src-shared/store-faults'
+import { backupJob, seedJob, snapshotJob } from './database.write-jobs'
 import { type OpenScratchStore, seedPostgres } from './pg-seed'
 import { snapshotPostgres } from './pg-snapshot'
 import type { SnapshotOptions, SnapshotResult } from './snapshot-pack'
+
+/** A store fault as it comes back from the backup's thread (its name and message only) made the error it was, for the transports' one table. */
+function revivedFault(error: unknown, storePath: string): unknown {
+  const { name, message } = error as Error
+  if (name === 'StoreFullError') return new StoreFullError(message, { storePath })
+  if (name === 'StoreDamagedError') return new StoreDamagedError(message, { storePath })
+  return error
+}
 
 export interface DatabaseInfo {
   /** The file, `:memory:`, or the PostgreSQL URL without its password. */
@@ -38,9 +52,11 @@ async function postgresSize(handle: DatabaseHandle): Promise<number> {
 export interface DatabaseServiceOptions {
   /** How a PostgreSQL store's seed and snapshot open their scratch SQLite store (pg-seed.ts, pg-snapshot.ts); absent: both are refused. */
   openScratch?: OpenScratchStore
+  /** The writer thread's code (writer/writer-entry.ts): a backup runs on a thread of its own started from it; absent, on this thread. */
+  backupThreadEntry?: URL | null
 }
 
-export function createDatabaseService(handle: DatabaseHandle, { openScratch }: DatabaseServiceOptions = {}) {
+export function createDatabaseService(handle: DatabaseHandle, { openScratch, backupThreadEntry }: DatabaseServiceOptions = {}) {
   return {
     /** The database file (or `:memory:`), or the PostgreSQL URL without its password. */
     path: handle.path,
@@ -65,6 +81,27 @@ export function createDatabaseService(handle: DatabaseHandle, { openScratch }: D
         return snapshotPostgres(handle.db, file, options, openScratch)
       }
       return handle.writer.run(snapshotJob, { file, options })
+    },
+    /**
+     * A consistent copy of the SQLite store in FILE while it serves (db/backup.ts): `callscope
+     * serve --backup-every`, the app's scheduled backups. It runs on a thread started for it, with
+     * a read-only connection of its own, outside the writer's queue: writes go on meanwhile and the
+     * thread answering requests runs none of it. A PostgreSQL store answers with pg_dump's command.
+     */
+    async backup(file: string, options: { force?: boolean; onProgress?: (progress: BackupProgress) => void } = {}): Promise<BackupResult> {
+      if (handle.kind === 'postgres') throw new InvalidInputError(pgDumpAdvice(handle.path))
+      if (handle.path === ':memory:') throw new InvalidInputError('an in-memory store has no file to back up')
+      if (!backupThreadEntry) return backupSqliteStore(handle.path, file, { ...options, nativeBinding: handle.nativeBinding })
+      const thread = await startWriterThread(backupThreadEntry, { path: handle.path, nativeBinding: handle.nativeBinding }).catch((error: unknown) => {
+        throw toStoreFault(error, handle.path, 'The backup')
+      })
+      try {
+        return await thread.job(backupJob, { file, force: options.force }, options.onProgress as ((value: unknown) => void) | undefined)
+      } catch (error) {
+        throw revivedFault(error, handle.path)
+      } finally {
+        await thread.close()
+      }
     },
     async info(): Promise<DatabaseInfo> {
       const sizeBytes = handle.kind === 'postgres' ? await postgresSize(handle) : handle.path === ':memory:' ? null : fileSize(handle.path)

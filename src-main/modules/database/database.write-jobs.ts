@@ -1,3 +1,4 @@
+import { type BackupOptions, type BackupResult, backupSqliteStore } from '../../db/backup'
 import { defineWriteJob } from '../../db/write-job'
 import { type SeedOptions, type SeedResult, seedDatabase } from '../../seed'
 import { type SnapshotOptions, type SnapshotResult, writeSnapshot } from './snapshot-pack'
@@ -25,3 +26,11 @@ export const insertRowsJob = defineWriteJob('database.insert-rows', (ctx, { tabl
   })()
   return rows.length
 })
+
+/**
+ * A backup of the store (db/backup.ts) on a thread started for it (database.service.ts): a
+ * read-only connection of its own, so the writer and the readers go on while it copies.
+ */
+export const backupJob = defineWriteJob('database.backup', (ctx, { file, force }: { file: string; force?: boolean }): Promise<BackupResult> =>
+  backupSqliteStore(ctx.path, file, { force, nativeBinding: ctx.nativeBinding, onProgress: (progress) => ctx.progress(progress) } satisfies BackupOptions),
+)
