@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server'
 import { assertAdmin, type Principal } from './access'
 import { asStoreFault, errorStatus } from './errors'
+import { storeFaultsEndSubscription } from './subscription-faults'
 import { isAsyncIterable, untilAborted } from './until-aborted'
 import type { DesktopControls, RuntimeInfo } from './runtime'
 
@@ -49,7 +50,7 @@ const mapServiceErrors = t.middleware(async ({ next }) => {
 const endSubscriptionsOnAbort = t.middleware(async ({ type, signal, next }) => {
   const result = await next()
   if (type !== 'subscription' || !signal || !result.ok || !isAsyncIterable(result.data)) return result
-  return { ...result, data: untilAborted(result.data, signal) }
+  return { ...result, data: untilAborted(storeFaultsEndSubscription(result.data), signal) }
 })
 
 export const router = t.router

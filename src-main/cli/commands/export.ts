@@ -1,6 +1,3 @@
-import { createWriteStream } from 'node:fs'
-import { Readable, type Writable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import { type Command, Option } from 'commander'
 import { addFilterOptions, type FilterField, parseFilterOptions } from '../filter-options'
 import { withService } from '../open-service'
@@ -22,10 +19,15 @@ export function registerExport(program: Command): void {
     await withService(opts.db, async (service) => {
       // The CLI runs as the store's owner, as the desktop app does.
       const { OWNER } = await import('../../kit/access')
-      const stream = service.callLogs.exportStream(OWNER, filter, opts.format as 'csv' | 'ndjson')
-      const out: Writable = opts.out ? createWriteStream(opts.out) : process.stdout
+      const format = opts.format as 'csv' | 'ndjson'
+      // A failure part way (a damaged page, a full disk) says how many rows were written before it
+      // and exits 1; --out FILE appears only once whole (FILE.partial until then).
+      if (opts.out) {
+        await service.callLogs.exportToFile(OWNER, filter, format, opts.out)
+        return
+      }
       try {
-        await pipeline(Readable.fromWeb(stream as never), out, { end: Boolean(opts.out) })
+        await service.callLogs.exportOnto(OWNER, filter, format, process.stdout, 'standard output')
       } catch (error) {
         // The reader went away (`| head`): not a failure of the export.
         if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error

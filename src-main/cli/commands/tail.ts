@@ -57,14 +57,21 @@ export function registerTail(program: Command): void {
       // --json: the API's record (the shape GET /logs/calls returns), one per line.
       const jsonLine = (line: CallLogLine) => `${JSON.stringify(apiRecord(line))}\n`
       const format = opts.json ? jsonLine : (line: CallLogLine) => tailLine(line, Boolean(process.stdout.isTTY) && !process.env.NO_COLOR)
+      let printed = 0
       try {
         let first = true
         for await (const batch of service.callLogs.follow(OWNER, filter, { backlog: lines }, stop.signal)) {
           if (batch.lines.length > 0 && !(await write(batch.lines.map(format).join(''), stop.signal))) break
+          printed += batch.lines.length
           // On stderr, so that --json output stays pure: from here on, every line stored is seen.
           if (first) process.stderr.write(`Following ${path}: lines appear as they are stored; Ctrl-C stops.\n`)
           first = false
         }
+      } catch (error) {
+        // A read that failed (a damaged page): say that following stopped, after what, and why; exit 1.
+        const n = printed.toLocaleString('en-US')
+        const why = error instanceof Error ? error.message : String(error)
+        throw Object.assign(new Error(`the tail stopped after ${n} ${printed === 1 ? 'line' : 'lines'}, and follows no more: ${why}`), { cause: error })
       } finally {
         process.off('SIGINT', onSignal)
         process.off('SIGTERM', onSignal)

@@ -1,6 +1,4 @@
-import { createWriteStream } from 'node:fs'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import type { Writable } from 'node:stream'
 import type { Kysely } from 'kysely'
 import type { CallLog, CallLogQuery } from '../../../src-shared/schemas/call-log'
 import type { CallLogFilter } from '../../../src-shared/schemas/call-log-search'
@@ -8,7 +6,8 @@ import type { JsonReads } from '../../db/json-reads'
 import type { Database } from '../../db/schema'
 import { type Principal, sourceScope, tenantScope } from '../../kit/access'
 import { toCallLog } from './call-log-row'
-import { type ExportFormat, exportStream } from './call-logs.export'
+import { type ExportFormat, exportChunks, exportStream } from './call-logs.export'
+import { exportIntoFile, exportOnto } from './call-logs.export-file'
 import * as repo from './call-logs.repo'
 import { createCallLogCountBy } from './call-logs.count-by'
 import { createCallLogFacets } from './call-logs.facets'
@@ -67,12 +66,18 @@ export function createCallLogsService(db: Kysely<Database>, json: JsonReads, opt
     exportStream(principal: Principal, filter: CallLogFilter, format: ExportFormat, onRows?: (n: number) => void): ReadableStream<Uint8Array> {
       return exportStream(db, json, principal, filter, format, onRows, budget)
     },
-    /** The filtered view written to a file (the desktop app's export, after its save dialog). */
+    /**
+     * The filtered view written to a file (the desktop app's export after its save dialog, and
+     * `callscope export logs --out`): `path` appears only once whole; a failure part way says how
+     * many rows the `.partial` file beside it holds (call-logs.export-file.ts).
+     */
     async exportToFile(principal: Principal, filter: CallLogFilter, format: ExportFormat, path: string): Promise<{ path: string; rows: number }> {
-      let rows = 0
-      const stream = exportStream(db, json, principal, filter, format, (n) => (rows += n), budget)
-      await pipeline(Readable.fromWeb(stream as never), createWriteStream(path))
+      const rows = await exportIntoFile(exportChunks(db, json, principal, filter, format, budget), path)
       return { path, rows }
+    },
+    /** The filtered view written onto an open stream (`callscope export logs` to standard output); a failure says how many rows went out. */
+    exportOnto(principal: Principal, filter: CallLogFilter, format: ExportFormat, out: Writable, name: string): Promise<number> {
+      return exportOnto(exportChunks(db, json, principal, filter, format, budget), out, name)
     },
   }
 }
