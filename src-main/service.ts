@@ -58,6 +58,8 @@ export interface ServiceOptions {
   onRestoringIndexes?: () => void
   /** Waits before each webhook delivery attempt (tests shorten it; default: the documented schedule). */
   webhookRetrySchedule?: readonly number[]
+  /** Milliseconds since the epoch for the defaults that follow the clock (squad analytics' last 30 days); tests pin it. Default: Date.now. */
+  clock?: () => number
 }
 
 /** A scratch SQLite store as the service opens its own: the seed of a PostgreSQL store runs there first. */
@@ -122,7 +124,7 @@ export async function createService(options: ServiceOptions) {
     imports: createImportsService(handle.db, handle.writer),
     pulls,
     syncs,
-    squads: createSquadsService(handle.db),
+    squads: createSquadsService(handle.db, { now: options.clock }),
     sources,
     push: createPushService(handle.db, sources),
     providers: createProvidersService(handle.db, { dbPath: handle.path, secretBox }),

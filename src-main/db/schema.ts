@@ -294,6 +294,10 @@ export interface PulledSquadAnalyticsTable {
   body: Json
   fetched_at: string
   pull_id: string
+  /** The remote's answer to the same operation without dates (its default period, by its clock); null when none was fetched (0022). */
+  default_body: Json | null
+  /** When that answer came: the source's clock it was resolved by, to within the request's time. */
+  default_fetched_at: string | null
 }
 
 /** One trunk of a pulled SIP trunk list, in the remote's order. */

@@ -88,6 +88,51 @@ export function itAnswersAsItsSource(pulled: () => { source: TestServer; mirror:
     expect(unknown[1]).toEqual(unknown[0])
   })
 
+  it('answers every operation asked without dates or paging as its source does, the defaults that follow the clock included (issue 36 pt 5)', async () => {
+    // The same moment on both: the callers pin the source's clock (service option `clock`), so its
+    // default period now is the one it chose when the pull asked.
+    const { source, mirror } = pulled()
+    const paths = [
+      ...ids('select id from tenants order by id').map((t) => `/tenants/${t}`),
+      ...ids('select distinct agent_id from conversations order by agent_id').map((a) => `/agents/${a}/sessions`),
+      '/logs/calls',
+      ...ids('select distinct agent_id from call_logs where agent_id is not null order by agent_id').map((a) => `/logs/calls?agent_id=${a}`),
+      ...ids('select id from squads order by id').map((s) => `/squads/${s}/analytics`),
+      ...llmProviderIds.map((p) => `/admin/providers/llm/${p}`),
+    ]
+    const differing: string[] = []
+    for (const path of paths) {
+      const [expected, actual] = await both(path)
+      expect(expected!.status, path).toBe(200)
+      if (actual!.status !== expected!.status || actual!.body !== expected!.body) differing.push(path)
+    }
+    expect(differing).toEqual([])
+    expect(paths.filter((p) => p.startsWith('/squads/')).length).toBeGreaterThan(1)
+  })
+
+  it('answers GET /squads/{squad_id}/analytics without dates with the source\'s default period, and says when the source chose it', async () => {
+    const { source, mirror, report } = pulled()
+    for (const squad of ids('select id from squads order by id')) {
+      const response = await mirror.get(`/squads/${squad}/analytics`)
+      const body = await response.text()
+      const { period } = JSON.parse(body) as { period: { start: string; end: string; hours: number } }
+      // The source's default (the last 30 days), not the pull's range.
+      expect(period.hours, squad).toBe(720)
+      expect(period.start > report.since).toBe(true)
+      expect(response.headers.get('callscope-pulled-period')).toBe(`${period.start}/${period.end}`)
+      const defaultsAt = response.headers.get('callscope-defaults-at') ?? ''
+      expect(Date.parse(defaultsAt) >= Date.parse(report.startedAt)).toBe(true)
+      expect(response.headers.get('callscope-pulled-at')).toBe(defaultsAt)
+      // Whatever the source's clock: the answer is the source's for the period it names.
+      const named = await source.get(`/squads/${squad}/analytics?start_date=${period.start}&end_date=${period.end}`)
+      expect(await named.text(), squad).toBe(body)
+      // A request with dates still gets the pulled range's answer, without the clock's header.
+      const dated = await mirror.get(`/squads/${squad}/analytics?start_date=2020-01-01`)
+      expect(dated.headers.get('callscope-pulled-period')).toBe(`${report.since}/${report.until}`)
+      expect(dated.headers.get('callscope-defaults-at')).toBeNull()
+    }
+  })
+
   it('answers GET /agents/sip/list-trunks as its source does, but for `source` and `fetched_at`', async () => {
     const { source, mirror, report } = pulled()
     const [expected, actual] = await both('/agents/sip/list-trunks')

@@ -18,6 +18,7 @@ import { sources } from './0018-sources'
 import { detailsIndexes } from './0019-details-indexes'
 import { callLogBulkLoads } from './0020-call-log-bulk-loads'
 import { importSources } from './0021-import-sources'
+import { pulledDefaultAnalytics } from './0022-pulled-default-analytics'
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the same list works
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0019-details-indexes': detailsIndexes,
   '0020-call-log-bulk-loads': callLogBulkLoads,
   '0021-import-sources': importSources,
+  '0022-pulled-default-analytics': pulledDefaultAnalytics,
 }

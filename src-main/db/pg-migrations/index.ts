@@ -3,6 +3,7 @@ import { schema } from './0001-schema'
 import { explorerReads } from './0002-explorer-reads'
 import { importSources } from './0003-import-sources'
 import { callLogDayCounts } from './0004-call-log-day-counts'
+import { pulledDefaultAnalytics } from './0005-pulled-default-analytics'
 
 /**
  * The PostgreSQL store's migrations, in order: a list of its own (docs/architecture.md,
@@ -14,4 +15,5 @@ export const pgMigrations: Record<string, Migration> = {
   '0002-explorer-reads': explorerReads,
   '0003-import-sources': importSources,
   '0004-call-log-day-counts': callLogDayCounts,
+  '0005-pulled-default-analytics': pulledDefaultAnalytics,
 }

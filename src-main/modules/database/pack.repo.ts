@@ -30,7 +30,7 @@ const PULLED_TABLES = [
   { table: 'pulled_documents', text: ['body'] },
   { table: 'pulled_agents', text: [] },
   { table: 'pulled_sessions', text: ['last_message_preview'] },
-  { table: 'pulled_squad_analytics', text: ['body'] },
+  { table: 'pulled_squad_analytics', text: ['body', 'default_body'] },
   { table: 'pulled_sip_trunks', text: ['body'] },
   { table: 'pulled_llm_providers', text: ['body'] },
 ] as const satisfies ReadonlyArray<{ table: keyof Database; text: readonly string[] }>

@@ -28,7 +28,7 @@ export const PERSONAL_COLUMNS: ReadonlyArray<{ table: keyof Database; columns: R
   { table: 'pulls', columns: { errors: 'json', failure: 'text' } },
   { table: 'pulled_documents', columns: { body: 'json' } },
   { table: 'pulled_sessions', columns: { last_message_preview: 'text' } },
-  { table: 'pulled_squad_analytics', columns: { body: 'json' } },
+  { table: 'pulled_squad_analytics', columns: { body: 'json', default_body: 'json' } },
   { table: 'pulled_sip_trunks', columns: { body: 'json' } },
   { table: 'settings', columns: { value: 'json' } },
   // Events carry phone numbers and transcripts; a receiver's answer or a rejected body may too.

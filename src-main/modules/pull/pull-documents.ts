@@ -18,11 +18,20 @@ async function fetchObject(run: PullRun, step: string, path: string, query: Reco
   return body as Json
 }
 
-/** A squad's analytics over the pull's range, stored as a row (pulls.repo upsertSquadAnalytics). */
+/**
+ * A squad's analytics over the pull's range, and as the source answers them without dates (its
+ * default period, which follows its clock: issue 36 pt 5), stored as one row (pulls.repo
+ * upsertSquadAnalytics). A date-less answer that is not a JSON object is a problem noted; the
+ * range's answer is stored all the same.
+ */
 async function pullSquad(run: PullRun, squadId: string, tenant: string | null): Promise<boolean> {
   const { row } = run
-  const body = await fetchObject(run, `squad ${squadId}`, `/squads/${encodeURIComponent(squadId)}/analytics`, { start_date: row.since, end_date: row.until })
+  const path = `/squads/${encodeURIComponent(squadId)}/analytics`
+  const body = await fetchObject(run, `squad ${squadId}`, path, { start_date: row.since, end_date: row.until })
   if (body === null) return false
+  const fetchedAt = new Date().toISOString()
+  const byDefault = await fetchObject(run, `squad ${squadId} (no dates)`, path)
+  const defaultFetchedAt = new Date().toISOString()
   await repo.upsertSquadAnalytics(run.db, {
     source: run.source,
     squad_id: squadId,
@@ -31,8 +40,10 @@ async function pullSquad(run: PullRun, squadId: string, tenant: string | null): 
     period_start: row.since,
     period_end: row.until,
     body: JSON.stringify(body),
-    fetched_at: new Date().toISOString(),
+    fetched_at: fetchedAt,
     pull_id: row.id,
+    default_body: byDefault === null ? null : JSON.stringify(byDefault),
+    default_fetched_at: byDefault === null ? null : defaultFetchedAt,
   })
   // Its members are agents too, whether or not a call log named them: their sessions are fetched next.
   const members = Array.isArray(body.member_utilization) ? (body.member_utilization as unknown[]) : []

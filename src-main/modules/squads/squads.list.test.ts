@@ -95,11 +95,34 @@ describe('squads.list', () => {
       expect(answer).toEqual({
         kind: 'pulled',
         json: '{"figures":[]}',
-        pulled: { source: 'http://127.0.0.1:9', fetchedAt: '2026-11-20T08:00:00.000Z', periodStart: '2026-10-21T00:00:00.000Z', periodEnd: '2026-11-20T00:00:00.000Z' },
+        pulled: { source: 'http://127.0.0.1:9', fetchedAt: '2026-11-20T08:00:00.000Z', periodStart: '2026-10-21T00:00:00.000Z', periodEnd: '2026-11-20T00:00:00.000Z', defaultsAt: null },
       })
+      // Pulled before the date-less answer was fetched (no default_body): the range's answer, without dates too.
+      expect(await service.answer(ADMIN, 'sq-bare', {})).toEqual(answer)
       await expect(service.view(ADMIN, 'sq-bare', {})).rejects.toThrow(/not in a shape the console can draw; the Data page shows them/)
       // A pulled squad of no stated tenant is an admin's: a tenant token does not see it.
       await expect(service.answer(TENANT, 'sq-bare', {})).rejects.toThrow(/Squad not found/)
+    })
+
+    it("answers a request without dates with the source's date-less answer, its period and when the source's clock chose it (issue 36 pt 5)", async () => {
+      const byDefault = { squad_id: 'sq-remote', tenant_id: IDS.tenant, period: { start: '2026-10-20T08:00:00.000Z', end: '2026-11-19T08:00:00.000Z', hours: 720 } }
+      pulled('sq-remote', { squad_id: 'sq-remote', tenant_id: IDS.tenant, period: { start: '2026-10-21T00:00:00.000Z', end: '2026-11-20T00:00:00.000Z' } })
+      pulled('sq-bare', { figures: [] })
+      const setDefault = handle.sqlite.prepare("update pulled_squad_analytics set default_body = ?, default_fetched_at = '2026-11-20T08:00:01.000Z' where squad_id = ?")
+      setDefault.run(JSON.stringify(byDefault), 'sq-remote')
+      setDefault.run('{"figures":[1]}', 'sq-bare')
+      const service = createSquadsService(handle.db)
+      expect(await service.answer(ADMIN, 'sq-remote', {})).toEqual({
+        kind: 'pulled',
+        json: JSON.stringify(byDefault),
+        pulled: { source: 'http://127.0.0.1:9', fetchedAt: '2026-11-20T08:00:01.000Z', periodStart: '2026-10-20T08:00:00.000Z', periodEnd: '2026-11-19T08:00:00.000Z', defaultsAt: '2026-11-20T08:00:01.000Z' },
+      })
+      // With either date: the pull's range, as before.
+      for (const query of [{ start_date: '2026-11-01' }, { end_date: '2026-11-01' }]) {
+        expect(await service.answer(ADMIN, 'sq-remote', query)).toMatchObject({ pulled: { periodStart: '2026-10-21T00:00:00.000Z', defaultsAt: null } })
+      }
+      // A shape that states no period: served all the same, its period unknown.
+      expect(await service.answer(ADMIN, 'sq-bare', {})).toMatchObject({ json: '{"figures":[1]}', pulled: { periodStart: null, periodEnd: null, defaultsAt: '2026-11-20T08:00:01.000Z' } })
     })
   })
 })

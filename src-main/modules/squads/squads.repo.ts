@@ -52,7 +52,7 @@ export function listSquads(db: Kysely<Database>, tenantId: string | null) {
 export function findPulledAnalytics(db: Kysely<Database>, squadId: string, source?: string) {
   let query = db
     .selectFrom('pulled_squad_analytics')
-    .select(['source', 'squad_id', 'tenant_id', 'period_start', 'period_end', 'body', 'fetched_at'])
+    .select(['source', 'squad_id', 'tenant_id', 'period_start', 'period_end', 'body', 'fetched_at', 'default_body', 'default_fetched_at'])
     .where('squad_id', '=', squadId)
   if (source !== undefined) query = query.where('source', '=', source)
   return query.orderBy('fetched_at', 'desc').limit(1).executeTakeFirst()

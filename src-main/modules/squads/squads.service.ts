@@ -15,10 +15,15 @@ import { canSeeTenant, sourceScope } from '../../kit/access'
 import type { Principal } from '../../kit/access'
 import * as repo from './squads.repo'
 
-/** Where pulled analytics came from: served as fetched, for the period fetched (issue 15). */
+/**
+ * Where pulled analytics came from: served as fetched, for the period fetched (issue 15). For a
+ * request without dates that is the source's default period as its clock stood at `defaultsAt`
+ * (issue 36 pt 5); null for an answer to a request with dates.
+ */
 export interface PulledMark extends PulledFrom {
   periodStart: string
   periodEnd: string
+  defaultsAt: string | null
 }
 
 /** One row of the console's squads list; a pulled squad may lack what its answer did not say. */
@@ -33,11 +38,23 @@ export interface SquadSummary {
   pulled: PulledFrom | null
 }
 
-/** A squad's analytics: computed from the store, or as a pull fetched them (the JSON text as stored). */
-export type SquadAnswer = { kind: 'computed'; analytics: SquadAnalytics } | { kind: 'pulled'; json: string; pulled: PulledMark }
+/**
+ * A squad's analytics: computed from the store, or as a pull fetched them (the JSON text as stored).
+ * A pulled answer's period is null when it came without dates and does not state its period in
+ * Callscope's shape.
+ */
+export type SquadAnswer =
+  | { kind: 'computed'; analytics: SquadAnalytics }
+  | { kind: 'pulled'; json: string; pulled: Omit<PulledMark, 'periodStart' | 'periodEnd'> & { periodStart: string | null; periodEnd: string | null } }
 
 /** Squad analytics in the console: computed, or pulled ones in Callscope's shape, with where they came from. */
 export type SquadAnalyticsView = SquadAnalytics & { pulled: PulledMark | null }
+
+/** The period an answer in Callscope's shape states (`period.start`, `period.end`); null for another shape. */
+function statedPeriod(json: string): { start: string; end: string } | null {
+  const period = (JSON.parse(json) as { period?: unknown }).period as { start?: unknown; end?: unknown } | undefined
+  return typeof period?.start === 'string' && typeof period.end === 'string' ? { start: period.start, end: period.end } : null
+}
 
 const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
@@ -252,14 +269,21 @@ export function createSquadsService(db: Kysely<Database>, options: SquadsService
 
   /**
    * A local squad's analytics computed for the period asked; else, for a squad only a pull knows,
-   * its analytics as fetched, for the period fetched (they are aggregates no pulled row recomputes).
+   * its analytics as fetched (aggregates no pulled row recomputes): without dates, the source's own
+   * date-less answer (its default period, by its clock when the pull asked: issue 36 pt 5); with
+   * dates, or from a pull that did not fetch that answer, the answer for the pull's range.
    */
   async function answer(principal: Principal, squadId: string, query: SquadAnalyticsQuery): Promise<SquadAnswer> {
     const source = sourceScope(principal)
     if ((source === undefined || source === '') && (await repo.findSquad(db, squadId))) return { kind: 'computed', analytics: await analytics(principal, squadId, query) }
     const pulled = source === '' ? undefined : await repo.findPulledAnalytics(db, squadId, source)
     if (!pulled || !canSeeTenant(principal, pulled.tenant_id)) throw new NotFoundError('Squad')
-    return { kind: 'pulled', json: pulled.body, pulled: { source: pulled.source, fetchedAt: pulled.fetched_at, periodStart: pulled.period_start, periodEnd: pulled.period_end } }
+    const from = { source: pulled.source, fetchedAt: pulled.fetched_at }
+    if (query.start_date === undefined && query.end_date === undefined && pulled.default_body !== null && pulled.default_fetched_at !== null) {
+      const period = statedPeriod(pulled.default_body)
+      return { kind: 'pulled', json: pulled.default_body, pulled: { source: pulled.source, fetchedAt: pulled.default_fetched_at, periodStart: period?.start ?? null, periodEnd: period?.end ?? null, defaultsAt: pulled.default_fetched_at } }
+    }
+    return { kind: 'pulled', json: pulled.body, pulled: { ...from, periodStart: pulled.period_start, periodEnd: pulled.period_end, defaultsAt: null } }
   }
 
   return {
@@ -307,7 +331,8 @@ export function createSquadsService(db: Kysely<Database>, options: SquadsService
     async view(principal: Principal, squadId: string, query: SquadAnalyticsQuery): Promise<SquadAnalyticsView> {
       const a = await answer(principal, squadId, query)
       if (a.kind === 'computed') return { ...a.analytics, pulled: null }
-      return { ...parsePulled(squadAnalyticsSchema, a.json, a.pulled, 'analytics', 'the Data page'), pulled: a.pulled }
+      const parsed = parsePulled(squadAnalyticsSchema, a.json, a.pulled, 'analytics', 'the Data page')
+      return { ...parsed, pulled: { ...a.pulled, periodStart: a.pulled.periodStart ?? parsed.period.start, periodEnd: a.pulled.periodEnd ?? parsed.period.end } }
     },
 
   }
