@@ -1,4 +1,5 @@
 import { type Kysely, Migrator } from 'kysely'
+import { restated } from '../../src-shared/store-faults'
 import { migrations } from './migrations'
 import { pgMigrations } from './pg-migrations'
 import { forStore } from './store-kind'
@@ -21,7 +22,9 @@ function migrator(db: Kysely<any>): Migrator {
 /** Brings the schema to the newest version; a no-op when it is already there. */
 export async function migrateToLatest(db: Kysely<any>): Promise<SchemaVersion> {
   const { error } = await migrator(db).migrateToLatest()
-  if (error) throw error instanceof Error ? error : new Error(String(error))
+  // Pending migrations run in one transaction (store-dialect.ts; PostgreSQL's DDL is transactional
+  // too): a full disk part way leaves the store as the previous build left it, and opens with it.
+  if (error) throw restated(error instanceof Error ? error : new Error(String(error)), "Updating the store's schema", 'The store is as it was: no migration was applied.')
   return schemaVersion(db)
 }
 

@@ -9,7 +9,7 @@ import { countRows, type TableCounts } from './database.repo'
 import { InvalidInputError } from '../../kit/errors'
 import { startWriterThread } from '../../db/writer-thread'
 import { toStoreFault } from '../../db/store-faults'
-import { StoreDamagedError, StoreFullError } from '../../../src-shared/store-faults'
+import { restated, StoreDamagedError, StoreFullError } from '../../../src-shared/store-faults'
 import { backupJob, seedJob, snapshotJob } from './database.write-jobs'
 import { type OpenScratchStore, seedPostgres } from './pg-seed'
 import { snapshotPostgres } from './pg-snapshot'
@@ -68,7 +68,10 @@ export function createDatabaseService(handle: DatabaseHandle, { openScratch, bac
         if (!openScratch) throw new Error('seeding a PostgreSQL store needs a scratch SQLite store')
         return seedPostgres(handle, { ...seedOptions, onProgress }, openScratch)
       }
-      return handle.writer.run(seedJob, seedOptions, onProgress as (value: unknown) => void)
+      // One transaction: a full disk leaves the store as it was.
+      return handle.writer.run(seedJob, seedOptions, onProgress as (value: unknown) => void).catch((error: unknown) => {
+        throw restated(error, 'The seed')
+      })
     },
     /**
      * A consistent copy of the whole store in one file, a demo pack (`callscope snapshot`, File →
@@ -80,7 +83,10 @@ export function createDatabaseService(handle: DatabaseHandle, { openScratch, bac
         if (!openScratch) throw new Error('a snapshot of a PostgreSQL store needs a scratch SQLite store')
         return snapshotPostgres(handle.db, file, options, openScratch)
       }
-      return handle.writer.run(snapshotJob, { file, options })
+      // The pack's disk full comes back from the writer by name (snapshot-pack.ts packFault).
+      return handle.writer.run(snapshotJob, { file, options }).catch((error: unknown) => {
+        throw revivedFault(error, file)
+      })
     },
     /**
      * A consistent copy of the SQLite store in FILE while it serves (db/backup.ts): `callscope

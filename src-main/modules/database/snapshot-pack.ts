@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
+import { formatBytes, storeFaultKind, StoreFullError } from '../../../src-shared/store-faults'
+import { freeBytesBeside } from '../../db/store-faults'
 import type { WriteContext } from '../../db/write-job'
 import { clearSnapshotTarget, openScratchCopy, removeDatabaseFiles, type ScratchCopy, scratchPathFor, vacuumInto } from '../../db/snapshot'
 import { agentAndTenantNames, deleteSecretRows, deleteSettings, pullSources, refreshStatistics, renameSource } from './pack.repo'
@@ -73,6 +75,28 @@ export async function writeSnapshot(handle: Pick<WriteContext, 'sqlite' | 'path'
   // --force onto the store itself would delete it before copying it.
   if (handle.path !== ':memory:' && resolve(file) === resolve(handle.path)) throw new Error(`${file} is the database being copied`)
   clearSnapshotTarget(file, options.overwrite ?? false)
+  try {
+    return await packInto(handle, file, options)
+  } catch (error) {
+    throw packFault(error, file)
+  }
+}
+
+/**
+ * A full disk while packing is the pack's disk (the pack and its working copy are written there;
+ * the store is only read): named by the pack's folder, not the store's. The pack and the working
+ * copy are gone by then (vacuumInto, removeDatabaseFiles).
+ */
+function packFault(error: unknown, file: string): unknown {
+  if (storeFaultKind(error) !== 'full') return error
+  const freeBytes = freeBytesBeside(file)
+  const message =
+    `Writing the snapshot failed: the disk holding ${dirname(file)} is full${freeBytes === null ? '' : ` (${formatBytes(freeBytes)} free)`}. ` +
+    'No pack was left there, and the store was only read. Make room on that disk or choose a folder on another one, then run it again.'
+  return Object.assign(new StoreFullError(message, { storePath: file, freeBytes }), { cause: error })
+}
+
+async function packInto(handle: Pick<WriteContext, 'sqlite' | 'path' | 'nativeBinding'>, file: string, options: SnapshotOptions): Promise<SnapshotResult> {
   if (options.includeSecrets && !options.redact) {
     return { ...vacuumInto(handle.sqlite, file), secretsLeftOut: null, redacted: null }
   }

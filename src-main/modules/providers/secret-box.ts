@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { toStoreFault } from '../../db/store-faults'
 
 /**
  * Seals provider secrets before they reach the store. The headless service uses AES-256-GCM with a
@@ -94,14 +95,30 @@ export function createFileSecretBox(keyFile: string): SecretBox {
   function createKey(): Buffer {
     const key = randomBytes(KEY_BYTES)
     mkdirSync(dirname(keyFile), { recursive: true })
+    let fd: number
     try {
-      writeFileSync(keyFile, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' })
-      return key
+      fd = openSync(keyFile, 'wx', 0o600)
     } catch (error) {
       // Another process created it first: use theirs.
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readKey()!
-      throw new SecretBoxError(`cannot create the key file ${keyFile}: ${(error as Error).message}`)
+      throw keyFileFault(error)
     }
+    try {
+      writeSync(fd, `${key.toString('base64')}\n`)
+      closeSync(fd)
+      return key
+    } catch (error) {
+      // Ours and cut short (a full disk): an empty key file would read as damaged for good.
+      closeSync(fd)
+      rmSync(keyFile, { force: true })
+      throw keyFileFault(error)
+    }
+  }
+
+  /** A full disk named as the store's fault (507 and what to do); anything else as the box's. */
+  function keyFileFault(error: unknown): Error {
+    const fault = toStoreFault(error, keyFile, 'Creating the key file that seals secrets')
+    return fault !== error ? (fault as Error) : new SecretBoxError(`cannot create the key file ${keyFile}: ${(error as Error).message}`)
   }
 
   const keyForOpen = (): Buffer => {

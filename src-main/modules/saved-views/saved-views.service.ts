@@ -10,6 +10,7 @@ import {
 } from '../../../src-shared/schemas/saved-view'
 import type { Database, SavedViewRow } from '../../db/schema'
 import { assertAdmin, assertNotTenantScoped, type Principal } from '../../kit/access'
+import { restated } from '../../../src-shared/store-faults'
 import { ConflictError, NotFoundError } from '../../kit/errors'
 import * as repo from './saved-views.repo'
 
@@ -61,12 +62,17 @@ export function createSavedViewsService(db: Kysely<Database>, options: SavedView
     const at = isoNow()
     const row: SavedViewRow = { id: randomUUID(), name: input.name, description: input.description ?? null, state: stateText(input.state), created_at: at, updated_at: at }
     // One transaction: the names read are the names the insert lands among.
-    await db.transaction().execute(async (trx) => {
-      const views = await repo.viewNames(trx)
-      if (views.length >= SAVED_VIEWS_MAX) throw new ConflictError(`The store holds ${SAVED_VIEWS_MAX} saved views, the most it keeps: delete one first`)
-      checkName(views, input.name, null)
-      await repo.insertView(trx, row)
-    })
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        const views = await repo.viewNames(trx)
+        if (views.length >= SAVED_VIEWS_MAX) throw new ConflictError(`The store holds ${SAVED_VIEWS_MAX} saved views, the most it keeps: delete one first`)
+        checkName(views, input.name, null)
+        await repo.insertView(trx, row)
+      })
+      .catch((error: unknown) => {
+        throw restated(error, 'Saving the view')
+      })
     return toView(row)
   }
 
@@ -77,13 +83,18 @@ export function createSavedViewsService(db: Kysely<Database>, options: SavedView
     if (patch.name !== undefined) fields.name = patch.name
     if (patch.description !== undefined) fields.description = patch.description
     if (patch.state !== undefined) fields.state = stateText(patch.state)
-    return db.transaction().execute(async (trx) => {
-      const current = await repo.findView(trx, id)
-      if (!current) throw new NotFoundError('View')
-      if (patch.name !== undefined) checkName(await repo.viewNames(trx), patch.name, id)
-      await repo.updateView(trx, id, fields)
-      return toView({ ...current, ...fields })
-    })
+    return db
+      .transaction()
+      .execute(async (trx) => {
+        const current = await repo.findView(trx, id)
+        if (!current) throw new NotFoundError('View')
+        if (patch.name !== undefined) checkName(await repo.viewNames(trx), patch.name, id)
+        await repo.updateView(trx, id, fields)
+        return toView({ ...current, ...fields })
+      })
+      .catch((error: unknown) => {
+        throw restated(error, 'Changing the view')
+      })
   }
 
   return {
@@ -97,7 +108,11 @@ export function createSavedViewsService(db: Kysely<Database>, options: SavedView
     replace: (principal: Principal, id: string, input: SavedViewInput) => update(principal, id, { ...input, description: input.description ?? null }),
     async remove(principal: Principal, id: string): Promise<void> {
       assertAdmin(principal)
-      if ((await repo.deleteView(db, id)) === 0) throw new NotFoundError('View')
+      // Deleting writes too: the WAL takes the change before the page is freed.
+      const deleted = await repo.deleteView(db, id).catch((error: unknown) => {
+        throw restated(error, 'Deleting the view')
+      })
+      if (deleted === 0) throw new NotFoundError('View')
     },
   }
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { TokenRole } from '../../../src-shared/constants'
+import { restated, storeFaultKind } from '../../../src-shared/store-faults'
 import { resolveTokenExpiry } from '../../../src-shared/token-lifetime'
 import type { Database } from '../../db/schema'
 import { OWNER, type Principal } from '../../kit/access'
@@ -94,7 +95,10 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
       expires_at: expiry.expiresAt,
       source: input.source ?? null,
     }
-    await repo.insertToken(db, row)
+    // The fault's message names the store, never the token: the secret and its hash stay here.
+    await repo.insertToken(db, row).catch((error: unknown) => {
+      throw restated(error, `Creating the token "${input.name}"`)
+    })
     const { token_hash: _hash, ...record } = row
     return { token, record: { ...record, status: 'active' } }
   }
@@ -108,7 +112,9 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
     const match = matches[0]!
     if (match.revoked_at) return { ...match, status: 'revoked' }
     const revokedAt = isoNow()
-    await repo.markRevoked(db, match.id, revokedAt)
+    await repo.markRevoked(db, match.id, revokedAt).catch((error: unknown) => {
+      throw restated(error, `Revoking the token "${match.name}" (id ${match.id})`)
+    })
     return { ...match, revoked_at: revokedAt, status: 'revoked' }
   }
 
@@ -123,7 +129,11 @@ export function createTokenService(db: Kysely<Database>, options: TokenServiceOp
     const usedMs = now()
     if (statusAt(row, usedMs) === 'expired') return TOKEN_EXPIRED
     if (!row.last_used_at || usedMs - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
-      await repo.touchLastUsed(db, row.id, new Date(usedMs).toISOString())
+      // When a token was last used is a hint, written at most once a minute: a full disk must not
+      // turn every read with a stored token into a refusal (issue 36). It is written once there is room.
+      await repo.touchLastUsed(db, row.id, new Date(usedMs).toISOString()).catch((error: unknown) => {
+        if (storeFaultKind(error) !== 'full') throw error
+      })
     }
     const principal: Principal = { role: row.role as TokenRole, tenantId: row.tenant_id, tokenId: row.id }
     return row.source === null ? principal : { ...principal, source: row.source, sourceBound: true }

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema'
 import { isoAt, isoNow } from '../../lib/clock'
 import { isProcessAlive } from '../../lib/process-alive'
 import type { DeliveryStatus } from '../../../src-shared/schemas/webhooks'
+import { restated, storeFaultKind } from '../../../src-shared/store-faults'
 import { sendOnce, type SendRequest, type SendResult } from './http-sender'
 import { retryDelay } from './retry-schedule'
 import { signedHeaders } from './signer'
@@ -19,6 +20,11 @@ import * as repo from './webhooks.repo'
  */
 
 const MAX_IN_FLIGHT = 8
+/**
+ * How often an attempt the store could not log (a full disk) is written again. The attempt stays
+ * in memory meanwhile and the delivery reads as pending; nothing is sent twice for it.
+ */
+const STORE_RETRY_MS = 1000
 
 export interface DeliveryJob {
   tenantId: string
@@ -90,6 +96,8 @@ export function createDeliverer(db: Kysely<Database>, options: DelivererOptions)
       await repo.updateDelivery(db, id, { status: 'pending', updated_at: isoNow() })
       result = await turn(() => send({ url: job.url, headers, body: job.payload, timeoutMs: job.timeoutMs, allowPrivate: job.allowPrivate, signal: closing.signal }))
     } catch (error) {
+      // A full disk before anything was sent: the same attempt once the store takes writes again.
+      if (storeFaultKind(error) === 'full') return retryWhenStored(id, number, error)
       // No secret (deleted since), or the store went away: logged as the attempt's failure, not retried.
       fatal = true
       result = { address: null, status: null, headers: null, excerpt: null, truncated: false, latencyMs: 0, errorKind: 'other', errorMessage: (error as Error).message }
@@ -101,7 +109,7 @@ export function createDeliverer(db: Kysely<Database>, options: DelivererOptions)
     const nextAt = wait === null ? null : isoAt(Date.now() + wait)
     const now = isoNow()
     const status = succeeded ? 'succeeded' : nextAt ? 'retrying' : 'failed'
-    await repo.recordAttempt(
+    const logged = await untilLogged(id, number, () => repo.recordAttempt(
       db,
       {
         delivery_id: id, number, started_at: startedAt.toISOString(), url: job.url, address: result.address,
@@ -114,7 +122,8 @@ export function createDeliverer(db: Kysely<Database>, options: DelivererOptions)
         status, attempt_count: number, next_attempt_at: nextAt, last_status: result.status, last_error_kind: result.errorKind,
         updated_at: now, finished_at: nextAt ? null : now,
       },
-    )
+    ))
+    if (!logged) return
     const notice: AttemptNotice = { deliveryId: id, number, status: result.status, errorKind: result.errorKind, errorMessage: result.errorMessage, latencyMs: result.latencyMs, nextRetryAt: nextAt }
     events.emit('attempt', notice)
     if (wait !== null) {
@@ -125,6 +134,48 @@ export function createDeliverer(db: Kysely<Database>, options: DelivererOptions)
     } else {
       jobs.delete(id)
       events.emit('settled', id)
+    }
+  }
+
+  /** Resolves after `ms`, or at once when the deliverer closes. */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done() {
+        clearTimeout(timer)
+        closing.signal.removeEventListener('abort', done)
+        resolve()
+      }
+      closing.signal.addEventListener('abort', done)
+    })
+
+  const sayHeld = (id: string, number: number, error: unknown, what: string) =>
+    console.error(`Webhook delivery ${id}, attempt ${number}: ${what} (${(error as Error).message}) It is kept in memory and tried again every ${STORE_RETRY_MS / 1000} s.`)
+
+  /** An attempt whose start the store refused (full disk): nothing sent yet; tried again later. */
+  async function retryWhenStored(id: string, number: number, error: unknown): Promise<void> {
+    sayHeld(id, number, error, 'not sent, the store cannot log it')
+    await pause(STORE_RETRY_MS)
+    if (!closing.signal.aborted) await attempt(id, number)
+  }
+
+  /**
+   * Logs an attempt that was made, writing it again while the disk is full, so that an event sent
+   * is never forgotten as unsent. False when the deliverer closed first: the delivery then reads
+   * as interrupted (its process is gone) and can be replayed.
+   */
+  async function untilLogged(id: string, number: number, log: () => Promise<unknown>): Promise<boolean> {
+    for (let told = false; ; ) {
+      try {
+        await log()
+        return !closing.signal.aborted
+      } catch (error) {
+        if (storeFaultKind(error) !== 'full') throw error
+        if (!told) sayHeld(id, number, error, 'made, but the store cannot log it')
+        told = true
+      }
+      await pause(STORE_RETRY_MS)
+      if (closing.signal.aborted) return false
     }
   }
 
@@ -141,10 +192,13 @@ export function createDeliverer(db: Kysely<Database>, options: DelivererOptions)
     async start(job: DeliveryJob): Promise<string> {
       const id = `dlv_${randomUUID().replaceAll('-', '')}`
       const now = isoNow()
+      // Logged before it is sent: on a full disk nothing is sent, and the caller hears 507.
       await repo.insertDelivery(db, {
         id, tenant_id: job.tenantId, event_type: job.eventType, webhook_id: job.webhookId, call_id: job.callId, url: job.url,
         payload: job.payload, source: job.source, status: 'pending', max_attempts: Math.max(1, options.schedule.length),
         next_attempt_at: now, pid: process.pid, created_at: now, updated_at: now, replay_of: job.replayOf,
+      }).catch((error: unknown) => {
+        throw restated(error, 'Logging the webhook delivery', 'Nothing was sent.')
       })
       jobs.set(id, job)
       track(attempt(id, 1))

@@ -99,12 +99,16 @@ export async function receive(db: Kysely<Database>, deps: InboxDeps, req: InboxR
     const cap = rejected ? WEBHOOK_LIMITS.rejectedBodyMaxBytes : WEBHOOK_LIMITS.bodyMaxBytes
     const body = Buffer.byteLength(req.body) > cap ? Buffer.from(req.body).subarray(0, cap).toString('utf8') : req.body
     const id = `evt_${randomUUID().replaceAll('-', '')}`
-    await repo.insertInbox(db, {
-      id, tenant_id: req.tenantId, status: fields.status, reason: fields.reason, webhook_id: fields.webhookId?.slice(0, 200) ?? null,
-      event_type: fields.facts.eventType, call_id: fields.facts.callId, signed_at: fields.signedAt, received_at: receivedAt,
-      headers: JSON.stringify(headers), body, body_truncated: body.length < req.body.length ? 1 : 0, remote_address: req.remoteAddress,
+    // One transaction: a refusal stored without its pruning (a full disk between the two) would
+    // answer 507 for a row that stayed.
+    await db.transaction().execute(async (trx) => {
+      await repo.insertInbox(trx, {
+        id, tenant_id: req.tenantId, status: fields.status, reason: fields.reason, webhook_id: fields.webhookId?.slice(0, 200) ?? null,
+        event_type: fields.facts.eventType, call_id: fields.facts.callId, signed_at: fields.signedAt, received_at: receivedAt,
+        headers: JSON.stringify(headers), body, body_truncated: body.length < req.body.length ? 1 : 0, remote_address: req.remoteAddress,
+      })
+      if (rejected) await repo.pruneRejected(trx, req.tenantId, REJECTED_KEPT)
     })
-    if (rejected) await repo.pruneRejected(db, req.tenantId, REJECTED_KEPT)
     deps.onStored(req.tenantId)
     return id
   }

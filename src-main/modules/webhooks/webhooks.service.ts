@@ -13,6 +13,7 @@ import {
   WEBHOOK_SECRET_PATTERN,
   type WebhookSettings,
 } from '../../../src-shared/schemas/webhooks'
+import { restated } from '../../../src-shared/store-faults'
 import type { Database } from '../../db/schema'
 import { assertAdmin, canSeeTenant, OWNER, type Principal, sourceScope } from '../../kit/access'
 import { InvalidInputError, NotFoundError } from '../../kit/errors'
@@ -183,7 +184,9 @@ export function createWebhooksService(db: Kysely<Database>, options: WebhooksOpt
       const secret = given ?? newSecret()
       const before = await repo.findSecret(db, tenantId)
       const row = { tenant_id: tenantId, secret: await secretBox.seal(secret, sealContext(tenantId)), hint: secretHint(secret), created_at: isoNow() }
-      await repo.putSecret(db, row)
+      await repo.putSecret(db, row).catch((error: unknown) => {
+        throw restated(error, 'Saving the webhook signing secret')
+      })
       return { tenant_id: tenantId, configured: true, hint: row.hint, created_at: row.created_at, secret, replaced: before !== undefined }
     },
 
@@ -244,7 +247,11 @@ export function createWebhooksService(db: Kysely<Database>, options: WebhooksOpt
     /** An event posted to the inbox: checked and stored (inbox.ts). No principal: the signature is the credential. */
     async receive(request: InboxRequest) {
       if (!(await findTenant(db, request.tenantId, undefined))) throw new NotFoundError('Tenant')
-      return receive(db, { secretFor: openSecret, onStored: (tenantId) => inboxEvents.emit('stored', tenantId) }, request)
+      // A full disk answers 507, accepted or not: nothing was stored, so the sender's retry, once
+      // there is room, is checked afresh and not refused as a replay (docs/api.md, "A full disk").
+      return receive(db, { secretFor: openSecret, onStored: (tenantId) => inboxEvents.emit('stored', tenantId) }, request).catch((error: unknown) => {
+        throw restated(error, 'Storing the received webhook event', 'It was not stored: the sender may retry it.')
+      })
     },
 
     async settings(): Promise<WebhookSettings> {
@@ -253,7 +260,9 @@ export function createWebhooksService(db: Kysely<Database>, options: WebhooksOpt
 
     async setSettings(principal: Principal, settings: WebhookSettings): Promise<WebhookSettings> {
       assertAdmin(principal)
-      await repo.setAllowPrivateTargets(db, settings.allow_private_targets, isoNow())
+      await repo.setAllowPrivateTargets(db, settings.allow_private_targets, isoNow()).catch((error: unknown) => {
+        throw restated(error, 'Saving the webhook settings')
+      })
       return settings
     },
 
