@@ -12,6 +12,8 @@ export interface HeadlessOptions extends ServiceOptions {
   uiRoot: string | null
   version: string
   log: (line: string) => void
+  /** Where warnings go (serve: stderr); `log` when absent. */
+  warn?: (line: string) => void
   /** PEM certificate and key: HTTPS only (serve --tls-cert/--tls-key). */
   tls?: { cert: Buffer; key: Buffer }
 }
@@ -22,6 +24,23 @@ function threadsOf(service: Service): string {
   const readers = service.handle.readPool?.threads ?? 0
   if (!service.handle.writer.threaded) return 'every query on the main thread'
   return `writes on the writer thread, reads on ${readers} reader thread${readers === 1 ? '' : 's'}`
+}
+
+/**
+ * Names a damaged store in serve's output (issue 36): what the check on open found at once, or a
+ * large store's background check when it ends. The service keeps serving what it can read.
+ */
+function reportStoreCheck(service: Service, log: (line: string) => void, warn: (line: string) => void): void {
+  const check = service.storeCheck
+  if (!check) return
+  const sayDamage = () => {
+    const damage = service.handle.health.damage
+    if (damage) warn(`Warning: ${damage.message}`)
+  }
+  if (check.problems.length) return sayDamage()
+  if (!check.background) return
+  log('Checking the store (SQLite quick_check) in the background: a large store takes a while; requests are answered meanwhile')
+  void check.background.then((problems) => (problems.length ? sayDamage() : log('Store check: no damage found')))
 }
 
 /** The headless service: store, HTTP listener and console, as `callscope serve` runs them. */
@@ -35,6 +54,7 @@ export async function startHeadless(options: HeadlessOptions) {
   })
   try {
     log(`Database: ${service.database.path}${service.isNew ? ' (new)' : ''}; ${threadsOf(service)}`)
+    reportStoreCheck(service, log, options.warn ?? log)
     if (service.seeded) {
       const s = service.seeded
       log(`Seeded demo data: ${s.tenants} tenants, ${s.agents} agents, ${s.conversations} sessions, ${s.callLogs} call logs (${s.ms} ms)`)

@@ -1,5 +1,9 @@
 import { existsSync } from 'node:fs'
 import { type DatabaseHandle, openStore } from './db/connection'
+import { checkOnOpen, type OpenCheck } from './db/open-check'
+import { checkHeader, type HeaderCheck } from './db/store-check'
+import { toStoreFault } from './db/store-faults'
+import { damagedMessage, StoreDamagedError } from '../src-shared/store-faults'
 import { migrateToLatest, pendingMigrations, schemaVersion } from './db/migrate'
 import { openPostgresStore } from './db/pg-connection'
 import { ensurePartitionsAhead } from './db/pg-partitions'
@@ -27,6 +31,7 @@ import { createSquadsService } from './modules/squads/squads.service'
 import { createTenantsService } from './modules/tenants/tenants.service'
 import { createTokenService } from './modules/tokens/tokens.service'
 import { createSavedViewsService } from './modules/saved-views/saved-views.service'
+import { createStoreHealthService } from './modules/store-health/store-health.service'
 import { seedJob } from './modules/database/database.write-jobs'
 import { type OpenScratchStore, seedPostgres } from './modules/database/pg-seed'
 import { floorToHour, type SeedResult } from './seed'
@@ -72,6 +77,12 @@ const openScratch: OpenScratchStore = (path) => openStore({ path, readers: 1, wr
 export async function createService(options: ServiceOptions) {
   const postgres = isPostgresUrl(options.dbPath)
   let isNew = postgres ? false : options.dbPath === ':memory:' || !existsSync(options.dbPath)
+  // A store file's header is read before SQLite opens it: one it cannot open at all is named here (issue 36).
+  const header: HeaderCheck | null = postgres || isNew ? null : checkHeader(options.dbPath)
+  if (header && !header.opens) {
+    const details = { storePath: options.dbPath }
+    throw new StoreDamagedError(damagedMessage('Opening the store', details, header.problems.join('; ')), details)
+  }
   const handle: DatabaseHandle = postgres
     ? openPostgresStore({ url: options.dbPath, poolSize: options.poolSize })
     : await openStore({
@@ -79,8 +90,11 @@ export async function createService(options: ServiceOptions) {
         nativeBinding: options.nativeBinding,
         readers: options.readers ?? defaultReaders(),
         writerEntry: writerEntry(),
+      }).catch((error: unknown) => {
+        throw toStoreFault(error, options.dbPath, 'Opening the store')
       })
   let seeded: SeedResult | null = null
+  let storeCheck: OpenCheck | null = null
   try {
     // A PostgreSQL database is new when no migration has run on it (it exists before we connect).
     if (postgres) isNew = (await schemaVersion(handle.db)).applied === 0
@@ -96,9 +110,10 @@ export async function createService(options: ServiceOptions) {
       const seedOptions = { scale, seed: 1, anchor: floorToHour(Date.now()) }
       seeded = postgres ? await seedPostgres(handle, seedOptions, openScratch) : await handle.writer.run(seedJob, seedOptions)
     }
+    if (header) storeCheck = await checkOnOpen(handle, header)
   } catch (error) {
     await handle.close()
-    throw error
+    throw postgres ? error : toStoreFault(error, options.dbPath, 'Opening the store')
   }
   const tokens = createTokenService(handle.db, { envToken: options.envToken })
   const pulls = createPullsService(handle.db, handle.writer)
@@ -132,15 +147,20 @@ export async function createService(options: ServiceOptions) {
     calls,
     webhooks,
     savedViews: createSavedViewsService(handle.db),
+    /** Damage and refused writes, for the console's banner. */
+    storeHealth: createStoreHealthService(handle.health),
     /** What the live tails wait on; `waiting()` counts them. */
     storeWatch,
     /** Demo data written because the database was new, if any. */
     seeded,
+    /** The check of an existing SQLite store on open (db/open-check.ts): what it found, and a large store's background check. */
+    storeCheck,
     isNew,
     database,
     /** Path, size, schema and row counts of the store (`db info`, Settings). */
     info: database.info,
     async close() {
+      await storeCheck?.stop()
       storeWatch.close()
       await webhooks.close()
       await syncs.stopAll()

@@ -12,6 +12,7 @@ import { registerSnapshot } from './commands/snapshot'
 import { registerTail } from './commands/tail'
 import { registerToken } from './commands/token'
 import { registerWebhook } from './commands/webhook'
+import { CommandExit } from './exit-code'
 import { VERSION } from './version'
 
 export function buildProgram(): Command {
@@ -42,6 +43,7 @@ export async function main(argv: string[]): Promise<number> {
     await buildProgram().parseAsync(argv, { from: 'user' })
     return 0
   } catch (error) {
+    if (error instanceof CommandExit) return error.code
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : 2
     }

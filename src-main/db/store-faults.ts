@@ -93,21 +93,24 @@ export function createStoreHealth(): StoreHealth {
  * a 507 or 503 with what to do, never as SQLite's bare code or a 500.
  */
 export function faultAwareBackend(backend: StoreBackend, storePath: string, health: StoreHealth): StoreBackend {
-  const named = <R>(work: () => Promise<R>, wrote: (result: R) => boolean): Promise<R> =>
+  const named = <R>(work: () => Promise<R>, wrote: (result: R) => boolean, what?: string): Promise<R> =>
     work().then(
       (result) => {
         if (wrote(result)) health.writeSucceeded()
         return result
       },
       (error: unknown) => {
-        throw health.note(toStoreFault(error, storePath))
+        throw health.note(toStoreFault(error, storePath, what))
       },
     )
+  // Without reader threads (one-shot CLI commands) the reads come through here too: name them as reads.
+  const whatOf = (sql: string) => (/^\s*(select|with)\b/i.test(sql) ? 'Reading the store' : undefined)
   return {
     get threaded() {
       return backend.threaded
     },
-    execute: (statement) => named(() => backend.execute(statement), (result) => result.numAffectedRows !== undefined && result.numAffectedRows > 0n),
+    execute: (statement) =>
+      named(() => backend.execute(statement), (result) => result.numAffectedRows !== undefined && result.numAffectedRows > 0n, whatOf(statement.sql)),
     job: (job, args, onProgress) => named(() => backend.job(job, args, onProgress), () => true),
     close: () => backend.close(),
   }

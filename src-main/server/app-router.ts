@@ -15,6 +15,7 @@ import { sourcesRouter } from '../modules/sources/sources.router'
 import { tokensRouter } from '../modules/tokens/tokens.router'
 import { webhooksRouter } from '../modules/webhooks/webhooks.router'
 import { savedViewsRouter } from '../modules/saved-views/saved-views.router'
+import { storeHealthRouter } from '../modules/store-health/store-health.router'
 import { router } from '../kit/trpc'
 import type { Service } from '../service'
 
@@ -38,6 +39,7 @@ export const createAppRouter = (service: Service) =>
     settings: settingsRouter(service.database),
     webhooks: webhooksRouter(service.webhooks),
     savedViews: savedViewsRouter(service.savedViews),
+    storeHealth: storeHealthRouter(service.storeHealth),
   })
 
 /** The router's type: all the renderer knows of the main process (src-renderer/lib/trpc.ts). */

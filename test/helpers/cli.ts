@@ -41,6 +41,8 @@ export interface ServeProcess {
   url: string
   /** Everything printed on stdout up to "Listening on". */
   banner: string
+  /** Everything printed on stderr so far. */
+  stderr(): string
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>
 }
@@ -78,6 +80,7 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
     child,
     url,
     banner,
+    stderr: () => stderr,
     async stop() {
       stopping = true
       if (child.exitCode !== null) return child.exitCode

@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { withService } from '../open-service'
+import { registerDbCheck } from './db-check'
 
 export function registerDb(program: Command): void {
   const db = program.command('db').description('inspect the database')
@@ -25,4 +26,5 @@ export function registerDb(program: Command): void {
         process.stdout.write(`${lines.join('\n')}\n`)
       }, { mustExist: true })
     })
+  registerDbCheck(db)
 }

@@ -45,6 +45,7 @@ export function registerServe(program: Command): void {
         uiRoot: consoleBuildDir,
         version: VERSION,
         log,
+        warn: (line) => process.stderr.write(`${line}\n`),
       })
       // Handlers go in before "Listening on" is printed: a supervisor may signal right after it.
       const stop = async (signal: string) => {
