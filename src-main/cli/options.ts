@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander'
+import { parseBackupPeriod } from '../../src-shared/schemas/backup-schedule'
 
 /** Commander argument parsers: a bad value becomes a one-line usage error (exit code 2). */
 
@@ -21,5 +22,12 @@ export function parsePositiveInt(value: string): number {
 export function parseDate(value: string): number {
   const ms = Date.parse(value)
   if (Number.isNaN(ms)) throw new InvalidArgumentError('expected an ISO 8601 date or date-time.')
+  return ms
+}
+
+/** A period between scheduled backups: 30m, 6h, 24h, 7d (src-shared/schemas/backup-schedule.ts), in milliseconds. */
+export function parsePeriod(value: string): number {
+  const ms = parseBackupPeriod(value)
+  if (ms === null) throw new InvalidArgumentError('expected a period such as 30m, 6h, 24h or 7d (s, m, h or d after a whole number).')
   return ms
 }
