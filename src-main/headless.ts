@@ -5,6 +5,7 @@ import { startListener } from './server/listener'
 import { isLoopback } from '../src-shared/schemas/listener'
 import { createSessionToken } from './modules/tokens/tokens.service'
 import { createService, type Service, type ServiceOptions } from './service'
+import { describeSchedule, startBackupSchedule } from './db/backup-schedule'
 
 export interface HeadlessOptions extends ServiceOptions {
   host: string
@@ -16,6 +17,8 @@ export interface HeadlessOptions extends ServiceOptions {
   warn?: (line: string) => void
   /** PEM certificate and key: HTTPS only (serve --tls-cert/--tls-key). */
   tls?: { cert: Buffer; key: Buffer }
+  /** Scheduled backups (serve --backup-every/--backup-keep/--backup-dir); SQLite only. */
+  backups?: { everyMs: number; keep: number; dir: string | null }
 }
 
 /** Where the store's work runs, for the banner. */
@@ -78,11 +81,19 @@ export async function startHeadless(options: HeadlessOptions) {
     const consoleToken = createSessionToken()
     service.tokens.acceptForThisProcess(consoleToken)
     log(`Console (sign-in link for this run): ${listener.url}/console/#token=${consoleToken}`)
+    // Started once the listener answers (the first backup may be due at once, on a thread of its
+    // own); a failed backup is warned and the schedule goes on (db/backup-schedule.ts).
+    const backups = options.backups
+      ? startBackupSchedule({ storePath: service.database.path, ...options.backups, backup: (file) => service.database.backup(file), log, warn: options.warn ?? log })
+      : null
+    if (backups) log(`Backups: ${describeSchedule(options.backups!)} into ${backups.dir}; the sealing key ${service.database.path}.key is not in them: keep a copy of it with them`)
     log(`Listening on ${listener.url}`)
     return {
       service,
       listener,
+      backups,
       async stop() {
+        backups?.stop()
         await listener.close()
         await service.close()
       },
