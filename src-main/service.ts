@@ -136,7 +136,7 @@ export async function createService(options: ServiceOptions) {
     conversations: createConversationsService(handle.db),
     overview: createOverviewService(handle.db),
     callLogs: createCallLogsService(handle.db, handle.json, { watch: storeWatch }),
-    imports: createImportsService(handle.db, handle.writer),
+    imports: createImportsService(handle.db, handle.writer, { storePath: handle.path }),
     pulls,
     syncs,
     squads: createSquadsService(handle.db, { now: options.clock }),

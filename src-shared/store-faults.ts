@@ -35,6 +35,8 @@ export function storeFaultKind(error: unknown): StoreFaultKind | null {
 export interface StoreFaultDetails {
   /** The database file (or the PostgreSQL URL without its password). */
   storePath: string
+  /** What the store said (damage: SQLite's or PostgreSQL's message). */
+  reason?: string
   /** Free bytes on the disk holding the store, when it could be read. */
   freeBytes?: number | null
   /** Bytes the operation needed, when it estimated them (a bulk import). */
@@ -75,18 +77,22 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${Math.round(value)} bytes` : `${value >= 10 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`
 }
 
+/** What a failed write kept, said after the fault: by default, nothing. */
+export const NOTHING_STORED = 'Nothing of it was stored.'
+
 /**
  * "<what> failed: the disk holding the store is full (…)": what failed, where the store lives, the
- * room it had and wanted, and what to do. `what` names the operation ("the import", "saving the view").
+ * room it had and wanted, what of it was kept (`outcome`), and what to do. `what` names the
+ * operation ("The import", "Saving the view").
  */
-export function diskFullMessage(what: string, details: StoreFaultDetails): string {
+export function diskFullMessage(what: string, details: StoreFaultDetails, outcome = NOTHING_STORED): string {
   const room = [
     details.freeBytes != null ? `${formatBytes(details.freeBytes)} free` : null,
     details.neededBytes != null ? `about ${formatBytes(details.neededBytes)} needed` : null,
   ].filter(Boolean)
   return (
-    `${what} failed: the disk holding the store is full (${details.storePath}${room.length ? `; ${room.join(', ')}` : ''}). ` +
-    'Nothing of it was stored. Make room on that disk, then run it again: what is already stored is kept and not doubled.'
+    `${what} failed: the disk holding the store is full (${details.storePath}${room.length ? `; ${room.join(', ')}` : ''}). ${outcome} ` +
+    'Make room on that disk, then run it again: what is already stored is kept and not doubled.'
   )
 }
 
@@ -98,4 +104,18 @@ export function damagedMessage(what: string, details: StoreFaultDetails, cause: 
     `Run \`callscope db check --db ${db}\` to see how far, then \`callscope db recover --db ${db} --out NEW.db\` ` +
     'to copy every readable row into a new store, or restore a backup (README, "Check, recover and back up a store").'
   )
+}
+
+/**
+ * The same fault told as the failure of `what` (an operation a service knows by name, where the
+ * writer only knew "Writing to the store"), with what of it was kept; any other error unchanged.
+ */
+export function restated(error: unknown, what: string, outcome = NOTHING_STORED): unknown {
+  if (!(error instanceof StoreFaultError)) return error
+  const { details } = error
+  const fault =
+    error.kind === 'full'
+      ? new StoreFullError(diskFullMessage(what, details, outcome), details)
+      : new StoreDamagedError(damagedMessage(what, details, details.reason ?? 'database disk image is malformed'), details)
+  return Object.assign(fault, { cause: error.cause ?? error })
 }

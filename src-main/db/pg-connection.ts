@@ -37,13 +37,13 @@ export class PostgresJobError extends Error {
  * on the pool; a job without one (snapshots, the seed's raw SQLite work) fails with PostgresJobError.
  * StoreWriter still makes jobs take turns, as on SQLite.
  */
-function pgJobs(pool: pg.Pool, db: Kysely<Database>): StoreBackend {
+function pgJobs(pool: pg.Pool, db: Kysely<Database>, path: string): StoreBackend {
   const sessions = new Map<string, unknown>()
   return {
     threaded: false,
     execute: () => Promise.reject(new Error('a PostgreSQL store runs its statements through kysely, not the writer')),
     job: (job, args, onProgress) =>
-      job.postgres ? job.postgres({ pool, db, sessions, progress: (value) => onProgress?.(value) }, args) : Promise.reject(new PostgresJobError(job.name)),
+      job.postgres ? job.postgres({ pool, db, path, sessions, progress: (value) => onProgress?.(value) }, args) : Promise.reject(new PostgresJobError(job.name)),
     close: async () => {},
   }
 }
@@ -74,7 +74,7 @@ export function openPostgresStore(options: OpenPostgresOptions): DatabaseHandle 
     kind: 'postgres' as const,
     pg: pool,
     db,
-    writer: new StoreWriter(faultAwareBackend(pgJobs(pool, db), path, health)),
+    writer: new StoreWriter(faultAwareBackend(pgJobs(pool, db, path), path, health)),
     health,
     readPool: null,
     json: createJsonReads(db, null),

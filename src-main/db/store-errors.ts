@@ -15,3 +15,13 @@ export function isUniqueViolation(error: unknown): boolean {
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return true
   return code === '23505'
 }
+
+/**
+ * A row the store refused for itself (a CHECK, NOT NULL, UNIQUE or type constraint): the record is
+ * at fault, not the store. Anything else (a full disk, damage, I/O) fails the whole write.
+ */
+export function isConstraintViolation(error: unknown): boolean {
+  const code = codeOf(error)
+  // SQLite-only: SQLITE_CONSTRAINT and its extended codes; PostgreSQL: SQLSTATE class 23.
+  return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || /^23[0-9A-Z]{3}$/.test(code))
+}

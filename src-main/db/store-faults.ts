@@ -29,13 +29,14 @@ export function freeBytesBeside(path: string): number | null {
  * `error` as the store fault it is (StoreFullError, StoreDamagedError) with what failed, where the
  * store lives and the room left, or `error` itself when it is no store fault (or already one).
  */
-export function toStoreFault(error: unknown, storePath: string, what = 'Writing to the store', neededBytes?: number | null): unknown {
+export function toStoreFault(error: unknown, storePath: string, what = 'Writing to the store', options: { neededBytes?: number | null; outcome?: string } = {}): unknown {
   if (error instanceof StoreFaultError) return error
   const kind = storeFaultKind(error)
   if (kind === null) return error
-  const details: StoreFaultDetails = { storePath, freeBytes: freeBytesBeside(storePath), neededBytes: neededBytes ?? null }
-  const cause = (error as Error).message?.replace(/^SQLITE_[A-Z_]+: /, '') ?? String(error)
-  const fault = kind === 'full' ? new StoreFullError(diskFullMessage(what, details), details) : new StoreDamagedError(damagedMessage(what, details, cause), details)
+  const reason = (error as Error).message?.replace(/^SQLITE_[A-Z_]+: /, '') ?? String(error)
+  const details: StoreFaultDetails = { storePath, reason, freeBytes: freeBytesBeside(storePath), neededBytes: options.neededBytes ?? null }
+  const fault =
+    kind === 'full' ? new StoreFullError(diskFullMessage(what, details, options.outcome), details) : new StoreDamagedError(damagedMessage(what, details, reason), details)
   return Object.assign(fault, { cause: error })
 }
 

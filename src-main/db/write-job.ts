@@ -46,6 +46,8 @@ export interface WriteJob<A, R> {
 export interface PgWriteContext {
   pool: pg.Pool
   db: Kysely<Database>
+  /** The server's URL without its password: named when it fails (a full disk, damage). */
+  path: string
   progress(value: unknown): void
   /** State a job leaves for a later one (an import under way, with its connection), by key. */
   sessions: Map<string, unknown>

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statfsSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll } from 'vitest'
@@ -20,6 +20,8 @@ export interface SmallDisk {
   fill(leaveBytes: number): void
   /** Deletes the filler: the room a user makes. */
   makeRoom(): void
+  /** Deletes everything on it: the next test starts from an empty disk. */
+  clear(): void
 }
 
 const FILLER = '.filler'
@@ -52,6 +54,9 @@ export function smallDisk(sizeBytes: number): SmallDisk {
     },
     makeRoom() {
       rmSync(join(dir, FILLER), { force: true })
+    },
+    clear() {
+      for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true })
     },
   }
 }

@@ -4,12 +4,12 @@ import { SingleBar } from 'cli-progress'
 import { type Command, Option } from 'commander'
 import { withService } from '../open-service'
 
-/** The first bytes of a file, for format detection. */
-function head(file: string): string {
+/** The first bytes of a file: for format detection, and (a MiB) for a bulk import's estimate of the room it needs. */
+function head(file: string, bytes = 512): string {
   const fd = openSync(file, 'r')
   try {
-    const buffer = Buffer.alloc(512)
-    return buffer.subarray(0, readSync(fd, buffer, 0, 512, 0)).toString('utf8')
+    const buffer = Buffer.alloc(bytes)
+    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0)).toString('utf8')
   } finally {
     closeSync(fd)
   }
@@ -48,6 +48,7 @@ export function registerImport(program: Command): void {
           format,
           bytesTotal: size,
           bulk: opts.bulk === 'auto' ? 'auto' : opts.bulk === 'always',
+          sample: path ? head(path, 1 << 20) : undefined,
           onProgress: (p) => bar?.update(p.bytesRead, { records: n(p.recordsRead), inserted: n(p.inserted), invalid: n(p.invalid) }),
         })
         bar?.stop()
@@ -63,6 +64,8 @@ export function registerImport(program: Command): void {
           for (const e of shown) process.stderr.write(`  record ${e.record}, line ${e.line}: ${e.reason}\n`)
         }
         if (report.status === 'failed') {
+          // A full disk or damage: the message says what was kept, where the store is, what to do.
+          if (report.fault) throw new Error(report.failure ?? 'the store failed')
           const kept = report.inserted > 0 ? `the ${n(report.inserted)} records before it are kept` : 'nothing was stored'
           throw new Error(`${report.failure} (${kept})`)
         }

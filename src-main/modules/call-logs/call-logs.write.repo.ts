@@ -89,6 +89,12 @@ export function storeCallLogs(sqlite: BetterSqlite3.Database, insert: CallLogIns
 
 export interface BulkLoad {
   /**
+   * Runs `work` (the load's inserts) inside the load's transaction. Throws when SQLite has rolled
+   * that transaction back on its own (it may on a full disk or an I/O error): rows written after
+   * that would each commit alone, outside the load, while the import reports nothing stored.
+   */
+  write<T>(work: () => T): T
+  /**
    * Indexes the messages written since the last call for full-text search. FTS5 takes them in
    * bulk as well as at the end, so calling this while waiting for the parser shortens the end.
    */
@@ -121,14 +127,25 @@ export function beginBulkLoad(sqlite: BetterSqlite3.Database): BulkLoad {
     const indexAfter = prepareIndexAfter(sqlite)
     let indexed = lastSeq.get()!
     const restore = dropIndexesAndTriggers(sqlite, 'call_logs', ['call_logs_id'])
+    const inLoad = () => {
+      if (!sqlite.inTransaction) throw Object.assign(new Error('the store rolled the bulk load back'), { code: 'SQLITE_ABORT_ROLLBACK' })
+    }
     const indexMessages = () => {
+      inLoad()
       const last = lastSeq.get()!
       if (last > indexed) indexAfter(indexed)
       indexed = last
     }
     return {
+      write(work) {
+        inLoad()
+        const result = work()
+        inLoad()
+        return result
+      },
       indexMessages,
       finish() {
+        inLoad()
         restore()
         indexMessages()
         sqlite.exec('commit')

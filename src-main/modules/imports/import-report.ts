@@ -1,3 +1,5 @@
+import { storeFaultKind, type StoreFaultKind } from '../../../src-shared/store-faults'
+import { toStoreFault } from '../../db/store-faults'
 import type { ImportFormat } from './import-format'
 import type { ImportProgressColumns, ImportRow } from './imports.repo'
 
@@ -72,3 +74,25 @@ export const toReport = (row: ImportRow): ImportReport => ({
   durationMs: row.duration_ms,
   callLogSource: row.call_log_source,
 })
+
+/** Why the store refused an import's records: the message its report and record keep, and the fault's kind. */
+export interface StoreFailure {
+  message: string
+  /** A full disk or damage (REST 507, 503); null for another store error. */
+  fault: StoreFaultKind | null
+}
+
+/**
+ * The store's failure as an import tells it: what was kept (`kept`: the records of the batches
+ * committed before it; null for a bulk load, which keeps nothing), and for a full disk or damage
+ * where the store lives and what to do (src-shared/store-faults.ts).
+ */
+export function storeFailureOf(error: unknown, storePath: string, kept: number | null): StoreFailure {
+  const outcome =
+    kept === null || kept === 0
+      ? 'Nothing of it was stored.'
+      : `The ${kept.toLocaleString('en-US')} new records of the batches before it are stored; the rest of the file was not.`
+  const named = toStoreFault(error, storePath, 'The import', { outcome })
+  const fault = storeFaultKind(named)
+  return { message: fault ? (named as Error).message : `the store could not take the records: ${(error as Error).message}`, fault }
+}

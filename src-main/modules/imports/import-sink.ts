@@ -1,11 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { isConstraintViolation } from '../../db/store-errors'
 import { type BulkLoad, type CallLogInsert, withCheckConstraintsOff, writeCallLogBatch } from '../call-logs/call-logs.write.repo'
-import { type ImportError, progressColumns, refuseRecord } from './import-report'
+import { type ImportError, progressColumns, refuseRecord, storeFailureOf, type StoreFailure } from './import-report'
 import type { ImportProgressColumns, ImportRow } from './imports.repo'
 import { type AnyBatch, type ParsedBatch, unpackBatch } from './parsed-batches'
 
 export interface ImportSinkOptions {
   sqlite: BetterSqlite3.Database
+  /** The database file, named when the store fails (a full disk, damage). */
+  storePath: string
   /** The import's record, kept up to date with its counts, status and failure. */
   row: ImportRow
   insert: CallLogInsert
@@ -16,8 +19,8 @@ export interface ImportSinkOptions {
   batchSize: number
 }
 
-/** How an import ended: its counts, status and why it failed. */
-export type ImportEnd = ImportProgressColumns & Pick<ImportRow, 'status' | 'failure'>
+/** How an import ended: its counts, status and why it failed; `fault` when the store itself failed. */
+export type ImportEnd = ImportProgressColumns & Pick<ImportRow, 'status' | 'failure'> & { fault: StoreFailure['fault'] }
 
 export interface ImportSink {
   /**
@@ -46,7 +49,7 @@ export function createImportSink(o: ImportSinkOptions): ImportSink {
   const errors: ImportError[] = []
   let pending: ParsedBatch[] = []
   let pendingRecords = 0
-  let storeFailure: string | null = null
+  let storeFailure: StoreFailure | null = null
   let bytesRead = 0
 
   const refuse = (record: number, line: number, reason: string) => refuseRecord(row, errors, { record, line, reason })
@@ -59,7 +62,11 @@ export function createImportSink(o: ImportSinkOptions): ImportSink {
           if (insert(values)) row.inserted++
           else row.duplicates++
         } catch (error) {
-          // A store constraint the schema does not express (none known); the record, not the import, fails.
+          // A store constraint the schema does not express (none known): the record, not the import,
+          // fails. Anything else is the store's (a full disk, damage) and fails the whole batch:
+          // SQLite may have rolled the transaction back already, and a later row would then commit
+          // on its own, outside any batch (issue 36: 25,691 rows stored by an import reporting none).
+          if (!isConstraintViolation(error)) throw error
           refuse(batch.positions[2 * i]!, batch.positions[2 * i + 1]!, (error as Error).message)
         }
       }
@@ -74,19 +81,26 @@ export function createImportSink(o: ImportSinkOptions): ImportSink {
     o.saveProgress(row.id, row)
     load?.indexMessages()
   }
-  /** Writes what is pending; a store failure is kept for `end`, and the load rolled back. */
+  /**
+   * The store failed (a full disk, damage, …): a bulk load is rolled back whole, a batch is, and the
+   * counts go back to what the store kept, so the report and the import's record equal the rows.
+   */
+  const failed = (error: unknown, kept: Pick<ImportRow, 'inserted' | 'duplicates'>) => {
+    load?.abort()
+    Object.assign(row, kept)
+    storeFailure = storeFailureOf(error, o.storePath, load ? null : row.inserted)
+  }
+  /** Writes what is pending; a store failure is kept for `end`. */
   const flush = (): ImportProgressColumns | null => {
     if (storeFailure) return null
+    const kept = load ? { inserted: 0, duplicates: 0 } : { inserted: row.inserted, duplicates: row.duplicates }
     try {
       // In bulk the whole import is one transaction already; otherwise each batch is one.
-      if (load) writeBatches()
+      if (load) load.write(writeBatches)
       else writeCallLogBatch(sqlite, writeBatches)
       return progress()
     } catch (error) {
-      // The store itself failed (disk full, …): a bulk load keeps nothing, batches keep theirs.
-      storeFailure = `the store could not take the records: ${(error as Error).message}`
-      load?.abort()
-      if (load) Object.assign(row, { inserted: 0, duplicates: 0 })
+      failed(error, kept)
       return null
     } finally {
       pending = []
@@ -114,14 +128,12 @@ export function createImportSink(o: ImportSinkOptions): ImportSink {
         try {
           load?.finish()
         } catch (error) {
-          storeFailure = `the store could not take the records: ${(error as Error).message}`
-          load?.abort()
-          if (load) Object.assign(row, { inserted: 0, duplicates: 0 })
+          failed(error, { inserted: 0, duplicates: 0 })
         }
       }
       row.status = storeFailure || readFailure ? 'failed' : 'completed'
-      row.failure = storeFailure ?? readFailure
-      return { ...progress(), status: row.status, failure: row.failure }
+      row.failure = storeFailure?.message ?? readFailure
+      return { ...progress(), status: row.status, failure: row.failure, fault: storeFailure?.fault ?? null }
     },
   }
 }

@@ -80,7 +80,9 @@ export function importRoutes(imports: ImportsService, authenticate: Authenticate
       bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
       batchSize: 5000,
     })
-    if (report.status === 'failed') return c.json({ detail: report.failure, import: report }, 422)
+    // The store's own fault (a full disk, damage) is the server's: 507 or 503, with the report of
+    // what was kept. A file that could not be read on is the client's: 422.
+    if (report.status === 'failed') return c.json({ detail: report.failure, import: report }, report.fault === 'full' ? 507 : report.fault === 'damaged' ? 503 : 422)
     return c.json(report, 201, { Location: `/imports/${report.id}` })
   })
   return app

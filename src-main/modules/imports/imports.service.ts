@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { Transform, type Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
+import { formatBytes, restated, type StoreFaultKind, storeFaultKind, StoreFullError } from '../../../src-shared/store-faults'
+import { freeBytesBeside } from '../../db/store-faults'
 import type { Database } from '../../db/schema'
 import { forStore } from '../../db/store-kind'
 import type { RunJob, StoreWriter } from '../../db/store-writer'
 import { countCallLogs } from '../call-logs/call-logs.write.repo'
 import { createRunLifecycle } from '../runs/run-lifecycle'
 import type { ImportFormat } from './import-format'
+import { bulkRoomNeeded } from './bulk-room'
 import { type ImportReport, toReport } from './import-report'
 import type { ImportEnd } from './import-sink'
 import * as repo from './imports.repo'
@@ -54,7 +57,15 @@ export interface ImportOptions {
   bulk?: boolean | 'auto'
   /** Called after each batch with the report so far. */
   onProgress?: (report: ImportReport) => void
+  /**
+   * The file's first bytes (up to a MiB), when the caller has them: a bulk import estimates from
+   * them how many records the file holds, and so the room it needs (bulk-room.ts).
+   */
+  sample?: string
 }
+
+/** How an import ended, with whether it loaded in bulk and, when the store itself failed, how (REST 507, 503). */
+export type ImportResult = ImportReport & { bulk: boolean; fault: StoreFaultKind | null }
 
 /**
  * Whether a file of `bytes` is worth a bulk load into a store of `stored` call logs: rebuilding
@@ -147,8 +158,24 @@ function parserFor(db: Kysely<Database>, options: ImportOptions): Parser {
   return forStore<Parser>(db, { sqlite: (i, f, n) => parseInWorker(i, f, n), postgres: (i, f, n) => parseInWorkerForCopy(i, f, n) })
 }
 
-export function createImportsService(db: Kysely<Database>, writer: StoreWriter) {
+export function createImportsService(db: Kysely<Database>, writer: StoreWriter, { storePath = ':memory:' }: { storePath?: string } = {}) {
   const runs = createRunLifecycle(db, 'imports', 'Import', toReport)
+
+  /**
+   * Refuses a bulk import before it starts when the store's disk has less room than it needs: it
+   * would fill the disk near its end, after all its work, and keep nothing.
+   */
+  function assertRoomForBulk(bytesTotal: number, options: ImportOptions): void {
+    const free = freeBytesBeside(storePath)
+    const needed = bulkRoomNeeded(bytesTotal, options.format, options.sample)
+    if (free === null || free >= needed) return
+    const details = { storePath, freeBytes: free, neededBytes: needed }
+    throw new StoreFullError(
+      `The import was not started: the disk holding the store has too little room for it (${storePath}; ${formatBytes(free)} free, about ${formatBytes(needed)} needed for ` +
+        `${formatBytes(bytesTotal)} loaded in bulk). Nothing was stored. Make room on that disk, or import batch by batch (--bulk never), which keeps every batch that fits.`,
+      details,
+    )
+  }
 
   async function loadsInBulk(options: ImportOptions): Promise<boolean> {
     // A PostgreSQL store has no bulk mode: COPY with the indexes live (pg-import-sink.ts).
@@ -165,24 +192,37 @@ export function createImportsService(db: Kysely<Database>, writer: StoreWriter) 
      * A file that cannot be read on (not an array, broken CSV) ends the import as failed; the
      * batches before it stay.
      */
-    async importCallLogs(input: Readable, options: ImportOptions): Promise<ImportReport & { bulk: boolean }> {
+    async importCallLogs(input: Readable, options: ImportOptions): Promise<ImportResult> {
       const started = performance.now()
       const row = newImportRow(options)
-      await repo.insertImport(db, row)
-      const counted = countingBytes(input)
       const bulk = await loadsInBulk(options)
+      if (bulk && options.bytesTotal != null) assertRoomForBulk(options.bytesTotal, options)
+      await repo.insertImport(db, row).catch((error: unknown) => {
+        throw restated(error, 'The import')
+      })
+      const counted = countingBytes(input)
       const batchSize = options.batchSize ?? 20_000
       const batches = parserFor(db, options)(counted.stream, options.format, Math.min(PARSE_BATCH, batchSize))
       const write = (run: RunJob) => writeImport(run, { row, bulk, batchSize, batches, bytesRead: counted.bytesRead, onProgress: options.onProgress })
       // A bulk load is one transaction from the first job to the last: nothing else may write in
       // between. Batches commit one job at a time, and other writes take turns with them.
       const ended = bulk ? await writer.exclusive(write) : await write((job, args) => writer.run(job, args))
-      const end = { ...ended, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
+      const { fault, ...columns } = ended
+      const end = { ...columns, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
       Object.assign(row, end)
-      await repo.finishImport(db, row.id, end)
+      try {
+        await repo.finishImport(db, row.id, end)
+      } catch (error) {
+        // The disk that refused the records may refuse the record's end too (a WAL it cannot
+        // checkpoint takes no write at all). The report stays true, the history shows the end and
+        // writes it once the disk has room (run-lifecycle.ts); a success whose record cannot be
+        // closed is still a failure to say.
+        if (!fault || storeFaultKind(error) !== 'full') throw restated(error, 'Recording the end of the import')
+        runs.endedUnrecorded(row.id, end)
+      }
       const report = toReport(row)
       options.onProgress?.(report)
-      return { ...report, bulk }
+      return { ...report, bulk, fault }
     },
 
     list: (limit = 50): Promise<ImportReport[]> => runs.list(limit),

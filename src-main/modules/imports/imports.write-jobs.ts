@@ -29,11 +29,11 @@ export const openImportJob = defineWriteJob(
     const { sqlite, db } = ctx
     const insert = prepareCallLogInsert(db, sqlite, { import_id: row.id, source: row.call_log_source })
     const saveProgress = prepareProgressUpdate(db, sqlite)
-    ctx.sessions.set(key(row.id), createImportSink({ sqlite, row, insert, saveProgress, load: bulk ? beginBulkLoad(sqlite) : null, batchSize }))
+    ctx.sessions.set(key(row.id), createImportSink({ sqlite, storePath: ctx.path, row, insert, saveProgress, load: bulk ? beginBulkLoad(sqlite) : null, batchSize }))
   },
   // No bulk mode on PostgreSQL (pg-import-sink.ts): `bulk` is never asked of it (imports.service.ts).
   async (ctx, { row, batchSize }: OpenArgs) => {
-    ctx.sessions.set(key(row.id), await openPgImportSink({ pool: ctx.pool, db: ctx.db, row, batchSize }))
+    ctx.sessions.set(key(row.id), await openPgImportSink({ pool: ctx.pool, db: ctx.db, storePath: ctx.path, row, batchSize }))
   },
 )
 

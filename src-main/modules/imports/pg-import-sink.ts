@@ -3,7 +3,7 @@ import type pg from 'pg'
 import type { Database } from '../../db/schema'
 import { ensureStagedMonths, inTransaction, insertStagedCallLogs, openCallLogStaging, stageCallLogs } from '../call-logs/call-logs.pg-write.repo'
 import { type CopyBatch, toCopyBatch } from './copy-batches'
-import { type ImportError, progressColumns, refuseRecord } from './import-report'
+import { type ImportError, progressColumns, refuseRecord, storeFailureOf, type StoreFailure } from './import-report'
 import type { ImportEnd } from './import-sink'
 import type { ImportProgressColumns, ImportRow } from './imports.repo'
 import type { AnyBatch } from './parsed-batches'
@@ -11,6 +11,8 @@ import type { AnyBatch } from './parsed-batches'
 export interface PgImportSinkOptions {
   pool: pg.Pool
   db: Kysely<Database>
+  /** The server, named when it fails (a full disk, damage). */
+  storePath: string
   /** The import's record, kept up to date with its counts, status and failure. */
   row: ImportRow
   /** Records per transaction. */
@@ -45,7 +47,7 @@ export async function openPgImportSink(o: PgImportSinkOptions): Promise<PgImport
   const errors: ImportError[] = []
   let pending: Uint8Array[] = []
   let pendingRecords = 0
-  let storeFailure: string | null = null
+  let storeFailure: StoreFailure | null = null
   let broken: Error | undefined
   let bytesRead = 0
 
@@ -83,7 +85,7 @@ export async function openPgImportSink(o: PgImportSinkOptions): Promise<PgImport
     } catch (error) {
       // The batch rolled back: the record counts what the store kept.
       Object.assign(row, before)
-      storeFailure = `the store could not take the records: ${(error as Error).message}`
+      storeFailure = storeFailureOf(error, o.storePath, row.inserted)
       broken = error as Error
       return null
     }
@@ -109,8 +111,8 @@ export async function openPgImportSink(o: PgImportSinkOptions): Promise<PgImport
         client.release(broken)
       }
       row.status = storeFailure || readFailure ? 'failed' : 'completed'
-      row.failure = storeFailure ?? readFailure
-      return { ...progress(), status: row.status, failure: row.failure }
+      row.failure = storeFailure?.message ?? readFailure
+      return { ...progress(), status: row.status, failure: row.failure, fault: storeFailure?.fault ?? null }
     },
   }
 }

@@ -1,3 +1,4 @@
+import { restated, storeFaultKind } from '../../../src-shared/store-faults'
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { MAX_ID_LENGTH, parseInstant } from '../../../src-shared/schemas/params'
@@ -6,7 +7,7 @@ import type { z } from '../../../src-shared/schemas/zod'
 import type { Database, PulledKind } from '../../db/schema'
 import type { StoreWriter } from '../../db/store-writer'
 import { InvalidInputError } from '../../kit/errors'
-import { createRunLifecycle } from '../runs/run-lifecycle'
+import { createRunLifecycle, type RunLifecycle } from '../runs/run-lifecycle'
 import { pullCallLogs } from './pull-call-logs'
 import { pullLlmProviders, pullSipTrunks, pullSquadAnalytics } from './pull-documents'
 import { type PullReport, toReport } from './pull-report'
@@ -22,6 +23,9 @@ export type { PullOptions } from './pull-run'
 
 /** Default reach back when no `since` is given. */
 export const DEFAULT_PULL_DAYS = 7
+
+/** What a pull the store failed keeps (pull-call-logs.ts): every window stored before, with its cursor. */
+const PULL_KEEPS = 'What it stored before is kept with its place; the next pull resumes from there and fetches the rest.'
 
 /** `since` as the store's instant: 7 days before `nowMs` when not given; InvalidInputError when unreadable or in the future. */
 export function resolveSince(since: string | undefined, nowMs = Date.now()): string {
@@ -98,6 +102,7 @@ async function runPull(
   row: repo.PullRow,
   options: PullOptions,
   signal: AbortSignal,
+  runs: Pick<RunLifecycle<PullReport>, 'endedUnrecorded'>,
 ): Promise<PullReport> {
   const started = performance.now()
   const pull = await openPullRun(db, writer, row, options, signal)
@@ -107,13 +112,28 @@ async function runPull(
   } catch (error) {
     const cancelled = error instanceof RemoteError && error.kind === 'cancelled'
     row.status = cancelled ? 'cancelled' : 'failed'
-    // The fetch worker's own failure says so; any other error that is not the remote's is the store's.
-    row.failure = error instanceof RemoteError || error instanceof FetchStoppedError ? error.message : `could not store what was fetched: ${(error as Error).message}`
+    // The fetch worker's own failure says so; any other error that is not the remote's is the
+    // store's: a full disk or damage says where the store is and what to do (src-shared/store-faults.ts).
+    const fault = restated(error, 'The pull', PULL_KEEPS)
+    row.failure =
+      error instanceof RemoteError || error instanceof FetchStoppedError
+        ? error.message
+        : storeFaultKind(fault)
+          ? (fault as Error).message
+          : `could not store what was fetched: ${(error as Error).message}`
     row.failure_kind = error instanceof RemoteError ? error.kind : error instanceof FetchStoppedError ? 'fetch' : 'store'
   }
   const end = { ...pull.progress(), status: row.status, failure: row.failure, failure_kind: row.failure_kind, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
   Object.assign(row, end)
-  await repo.updatePull(db, row.id, end)
+  try {
+    await repo.updatePull(db, row.id, end)
+  } catch (error) {
+    // A disk that refused the pull's rows may refuse its record's end too: the report stays true
+    // (the record keeps the progress written with the last window stored). A pull that went well
+    // and cannot say so fails here.
+    if (row.status === 'completed' || storeFaultKind(error) !== 'full') throw restated(error, 'Recording the end of the pull')
+    runs.endedUnrecorded(row.id, end)
+  }
   const report = toReport(row)
   options.onProgress?.(report)
   return report
@@ -128,7 +148,7 @@ export function createPullsService(db: Kysely<Database>, writer: StoreWriter) {
     const row = newPullRow(options)
     await repo.insertPull(db, row)
     const controller = new AbortController()
-    const done = runPull(db, writer, row, options, controller.signal).finally(() => running.delete(row.id))
+    const done = runPull(db, writer, row, options, controller.signal, runs).finally(() => running.delete(row.id))
     running.set(row.id, { controller, done })
     return { id: row.id, done }
   }

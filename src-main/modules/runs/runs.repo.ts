@@ -40,3 +40,8 @@ export function runningRuns(db: Kysely<Database>, table: RunTable): Promise<Arra
 export function markInterrupted(db: Kysely<Database>, table: RunTable, ids: string[], at: string): Promise<unknown> {
   return runs(db).updateTable(named(table)).set({ status: 'interrupted', finished_at: at }).where('id', 'in', ids).execute()
 }
+
+/** Sets a run's columns (its end, once the store has room again: run-lifecycle.ts). */
+export function updateRun<T extends RunTable>(db: Kysely<Database>, table: T, id: string, columns: Partial<RunRow<T>>): Promise<unknown> {
+  return runs(db).updateTable(named(table)).set(columns as Partial<RunColumns>).where('id', '=', id).execute()
+}
