@@ -14,11 +14,25 @@ export function pgDumpAdvice(url: string, file = 'callscope.dump'): string {
     safe = 'postgres://USER@HOST:5432/DATABASE'
   }
   const quoted = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
+  const restored = restoredUrl(safe)
   return [
     'callscope backup copies a SQLite store; a PostgreSQL store is backed up with PostgreSQL\'s own pg_dump, which takes a consistent copy while serve runs:',
     `  pg_dump --format=custom --file=${quoted(file)} ${quoted(safe)}`,
-    'Restore it (with serve stopped) into an empty or existing database with pg_restore:',
-    `  pg_restore --clean --if-exists --no-owner --dbname=${quoted(safe)} ${quoted(file)}`,
+    'Restore it into a new, empty database, then point serve at that one (--db):',
+    `  createdb --maintenance-db=${quoted(safe)} ${quoted(restored.name)}`,
+    `  pg_restore --no-owner --dbname=${quoted(restored.url)} ${quoted(file)}`,
     'pg_dump asks for the password, or reads PGPASSWORD or ~/.pgpass. Keep the store\'s key file (--key-file) with the dump: sealed provider keys and webhook secrets cannot be read without it.',
   ].join('\n')
+}
+
+/** The same server with a new database beside the store's: `<name>_restored`. */
+function restoredUrl(url: string): { name: string; url: string } {
+  try {
+    const parsed = new URL(url)
+    const name = `${decodeURIComponent(parsed.pathname.slice(1)) || 'callscope'}_restored`
+    parsed.pathname = `/${encodeURIComponent(name)}`
+    return { name, url: parsed.toString() }
+  } catch {
+    return { name: 'callscope_restored', url: 'postgres://USER@HOST:5432/callscope_restored' }
+  }
 }

@@ -4,6 +4,7 @@ import { explorerReads } from './0002-explorer-reads'
 import { importSources } from './0003-import-sources'
 import { callLogDayCounts } from './0004-call-log-day-counts'
 import { pulledDefaultAnalytics } from './0005-pulled-default-analytics'
+import { restorableFunctions } from './0006-restorable-functions'
 
 /**
  * The PostgreSQL store's migrations, in order: a list of its own (docs/architecture.md,
@@ -16,4 +17,5 @@ export const pgMigrations: Record<string, Migration> = {
   '0003-import-sources': importSources,
   '0004-call-log-day-counts': callLogDayCounts,
   '0005-pulled-default-analytics': pulledDefaultAnalytics,
+  '0006-restorable-functions': restorableFunctions,
 }
