@@ -9,6 +9,8 @@ import { createListenerControl } from './desktop/listener-control'
 import { guardNavigation } from './desktop/navigation-guard'
 import { createTeamServerControl } from './desktop/team-server'
 import { snapshotChoice, snapshotChoiceBox, snapshotWrittenDetail } from './desktop/snapshot-choice'
+import { storeDamageNotice } from './desktop/store-damage-notice'
+import type { Service } from './service'
 import { restoreBounds, windowOptions } from './desktop/window-options'
 import { VERSION } from './cli/version'
 import { createFileSecretBox } from './modules/providers/secret-box'
@@ -95,10 +97,13 @@ function registerIpcStreams(options: IpcHandlerOptions): void {
   ipcMain.on(TRPC_STREAM_CLOSE_CHANNEL, (event, id) => current.close(event.sender.id, id))
 }
 
+/** A damaged store said once in a message box, when the check on open finds it (at once or later, in the background). */
+const warnIfDamaged = (service: Service) => void storeDamageNotice(service).then((box) => box && dialog.showMessageBox(box))
+
 /** Opens another database and shows it; the listener follows the new store. */
 async function switchDatabase(path: string, demo = false): Promise<void> {
   try {
-    await database.open(path, { demo })
+    warnIfDamaged(await database.open(path, { demo }))
   } catch (error) {
     dialog.showErrorBox('Could not open the database', `${path}\n\n${error instanceof Error ? error.message : String(error)}`)
     return
@@ -179,8 +184,15 @@ if (!app.requestSingleInstanceLock()) {
   app.whenReady().then(async () => {
     // The last database opened, else the app's own (with demo data on the very first run).
     const last = settings.get().lastDatabase
-    if (last && existsSync(last)) await database.open(last)
-    else await database.open(join(app.getPath('userData'), 'callscope.sqlite'), { seedIfNew: true })
+    try {
+      if (last && existsSync(last)) warnIfDamaged(await database.open(last))
+      else warnIfDamaged(await database.open(join(app.getPath('userData'), 'callscope.sqlite'), { seedIfNew: true }))
+    } catch (error) {
+      // A store SQLite cannot open at all (its header overwritten): say so and what to run, rather than fail silently.
+      dialog.showErrorBox('Could not open the database', error instanceof Error ? error.message : String(error))
+      app.exit(1)
+      return
+    }
     registerIpc()
     if (settings.get().listener.enabled) await listener.configure(settings.get().listener)
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(menuActions)))

@@ -4,6 +4,7 @@ import { IconBuilding, IconListSearch, IconLogout } from '@tabler/icons-react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { SourcePicker } from './components/source-picker'
 import { TeamServerBadge } from './components/team-server-badge'
+import { StoreHealthBanner } from './components/store-health-banner'
 import { type ReactNode, useState } from 'react'
 import { createHashRouter, NavLink as RouterLink, Navigate, Outlet, RouterProvider } from 'react-router'
 import { QueryState } from './components/query-state'
@@ -77,6 +78,7 @@ function Layout() {
         )}
       </AppShell.Navbar>
       <AppShell.Main>
+        {whoami.data && <StoreHealthBanner />}
         <QueryState query={whoami}>{() => <Outlet />}</QueryState>
       </AppShell.Main>
     </AppShell>
