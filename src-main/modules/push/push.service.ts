@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
 import { InvalidInputError } from '../../kit/errors'
 import { isoNow } from '../../lib/clock'
+import { restated } from '../../../src-shared/store-faults'
 import { describeConnectionError } from '../../lib/connection-errors'
 import type { ImportReport } from '../imports/import-report'
 import { normalizeBaseUrl } from '../pull/remote-client'
@@ -25,6 +26,8 @@ export const DEFAULT_CHUNK_RECORDS = 50_000
 const PAGE_RECORDS = 1000
 /** Refused records kept in the report (with their ids); the counts cover the rest. */
 const MAX_REPORTED = 100
+/** What a push whose own store could not record its progress (the laptop's disk full) still holds true. */
+const PUSH_CURSOR_LOST = 'The server keeps what it took; the next push sends those records again and the server skips them.'
 
 export interface PushOptions {
   /** The team server's base URL (http or https). */
@@ -195,8 +198,9 @@ export function createPushService(db: Kysely<Database>, sources: SourcesService)
     } catch {
       body = null
     }
-    // 201: the upload's import report; 422 with `import`: the server's store failed part way.
-    const report = answer.status === 201 ? body : answer.status === 422 ? (body?.import ?? null) : null
+    // 201: the upload's import report; 422, 507 or 503 with `import`: the file, or the server's
+    // store (its disk full, damage), failed part way, and the report says what it kept.
+    const report = answer.status === 201 ? body : [422, 503, 507].includes(answer.status) ? (body?.import ?? null) : null
     if (!report) throw new Error(`${url} refused an upload (${answer.status}: ${detailOf(answer)})`)
     return report
   }
@@ -280,7 +284,11 @@ export function createPushService(db: Kysely<Database>, sources: SourcesService)
           if (first.length === 0) break
           const { next, confirmed } = await upload(source, mine, first)
           // The server has every record up to `confirmed`: the next push starts after it.
-          if (advancing && confirmed) await repo.savePushCursor(db, url, source, confirmed, isoNow())
+          if (advancing && confirmed) {
+            await repo.savePushCursor(db, url, source, confirmed, isoNow()).catch((error: unknown) => {
+              throw restated(error, 'Recording how far the push got', PUSH_CURSOR_LOST)
+            })
+          }
           if (confirmed?.seq !== next) advancing = false
           after = next
         }
