@@ -88,6 +88,21 @@ describe('serve on a store damaged in the middle', () => {
   })
 })
 
+describe('serve with every query on the main thread (--readers 0)', () => {
+  it('answers a read that meets the damage with 503 too', async () => {
+    const serve = await startServe(['--db', damaged, '--no-seed', '--readers', '0'], { CALLSCOPE_TOKEN: TOKEN })
+    try {
+      const logs = await fetch(`${serve.url}/logs/calls`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+      expect(logs.status).toBe(503)
+      expect(((await logs.json()) as { detail: string }).detail).toMatch(/^Reading the store failed: the store is damaged/)
+      // No quick_check without reader threads; the header and schema are sound, so nothing is said at start.
+      expect(serve.stderr()).not.toContain('Warning:')
+    } finally {
+      await serve.stop()
+    }
+  }, SLOW)
+})
+
 describe('the CLI on a store damaged in the middle', () => {
   it('export logs names the damage and what to run instead of SQLite\'s bare message, and writes no file', async () => {
     const out = join(dir, 'export.ndjson')
