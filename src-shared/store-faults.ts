@@ -7,8 +7,12 @@
 
 export type StoreFaultKind = 'full' | 'damaged'
 
-/** SQLite's, Node's and PostgreSQL's (SQLSTATE 53100 disk_full) codes for a disk with no room left. */
-const FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', '53100'])
+/**
+ * SQLite's, Node's and PostgreSQL's (SQLSTATE 53100 disk_full) codes for a disk with no room left.
+ * SQLITE_IOERR_SHMSIZE is SQLite failing to size the WAL's shared-memory file: what opening a
+ * store on a disk with under 32 KiB free answers, where a write would answer SQLITE_FULL.
+ */
+const FULL_CODES = new Set(['SQLITE_FULL', 'SQLITE_IOERR_SHMSIZE', 'ENOSPC', 'EDQUOT', '53100'])
 /** SQLSTATE data_corrupted and index_corrupted. */
 const DAMAGED_PG_CODES = new Set(['XX001', 'XX002'])
 
