@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, Menu, screen, shell, type WebContents } from 'electron'
 import { menuTemplate } from './desktop/app-menu'
+import { createBackupControl } from './desktop/backup-control'
 import { createDatabaseSession } from './desktop/database-session'
 import { createSettingsStore } from './desktop/desktop-settings'
 import { createListenerControl } from './desktop/listener-control'
@@ -56,7 +57,27 @@ const teamServer = createTeamServerControl({
   save: (saved) => settings.update({ teamServer: saved }),
 })
 
-const desktop: DesktopControls = { listener, chooseSavePath, teamServer }
+/** The open store's service, or null before the first open. */
+function openService() {
+  try {
+    return database.current()
+  } catch {
+    return null
+  }
+}
+
+// Settings → Backups: the open store's scheduled backups, on a thread of their own (DatabaseService.backup).
+const backups = createBackupControl({
+  initial: settings.get().backups,
+  save: (schedule) => settings.update({ backups: schedule }),
+  store: () => {
+    const service = openService()
+    return service && service.handle.kind === 'sqlite' ? { path: service.database.path, backup: (file) => service.database.backup(file) } : null
+  },
+  warn: (line) => process.stderr.write(`${line}\n`),
+})
+
+const desktop: DesktopControls = { listener, chooseSavePath, teamServer, backups }
 
 function registerIpc(): void {
   ipcMain.removeHandler(TRPC_IPC_CHANNEL)
@@ -109,6 +130,7 @@ async function switchDatabase(path: string, demo = false): Promise<void> {
     return
   }
   settings.update({ lastDatabase: path })
+  backups.restart()
   registerIpc()
   await listener.configure(listener.status().config)
   mainWindow?.webContents.reload()
@@ -168,6 +190,7 @@ async function createWindow(): Promise<void> {
 let quitting = false
 /** Stops the listener and closes the database before the process exits. */
 async function shutdown(): Promise<void> {
+  backups.stop()
   await listener.stop()
   await database.close()
 }
@@ -193,6 +216,7 @@ if (!app.requestSingleInstanceLock()) {
       app.exit(1)
       return
     }
+    backups.restart()
     registerIpc()
     if (settings.get().listener.enabled) await listener.configure(settings.get().listener)
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(menuActions)))

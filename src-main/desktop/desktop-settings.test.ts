@@ -6,13 +6,22 @@ import { createSettingsStore, DEFAULT_SETTINGS } from './desktop-settings'
 describe('desktop settings', () => {
   const dir = tempDir()
 
-  it('starts from the defaults: listener off on 127.0.0.1:8787, no team server', () => {
+  it('starts from the defaults: listener off on 127.0.0.1:8787, no team server, no scheduled backups', () => {
     expect(createSettingsStore(`${dir}/none/settings.json`).get()).toEqual({
       windowBounds: null,
       listener: { enabled: false, host: '127.0.0.1', port: 8787, allowNonLoopback: false },
       lastDatabase: null,
       teamServer: null,
+      backups: { every: null, keep: 7, dir: null },
     })
+  })
+
+  it('keeps a backup schedule across restarts, and drops one it cannot read without costing the other fields', () => {
+    const file = `${dir}/backups.json`
+    createSettingsStore(file).update({ backups: { every: '24h', keep: 3, dir: '/mnt/backups' }, lastDatabase: '/data/a.sqlite' })
+    expect(createSettingsStore(file).get().backups).toEqual({ every: '24h', keep: 3, dir: '/mnt/backups' })
+    writeFileSync(file, JSON.stringify({ backups: { every: 'daily', keep: 3, dir: null }, lastDatabase: '/data/a.sqlite' }))
+    expect(createSettingsStore(file).get()).toMatchObject({ backups: { every: null, keep: 7, dir: null }, lastDatabase: '/data/a.sqlite' })
   })
 
   it('persists across restarts', () => {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import { z } from '../../src-shared/schemas/zod'
 import { DEFAULT_LISTENER, listenerConfigSchema } from '../../src-shared/schemas/listener'
 import { savedTeamServerSchema } from './team-server'
+import { backupScheduleSchema } from '../../src-shared/schemas/backup-schedule'
 
 /**
  * What the desktop app remembers between runs, in `settings.json` in the user-data folder: the
@@ -18,6 +19,8 @@ const desktopSettingsSchema = z.object({
   lastDatabase: z.string().nullable().default(null),
   /** The team server the console reads instead of the local store; its token sealed (team-server.ts). */
   teamServer: savedTeamServerSchema.nullable().default(null),
+  /** Settings → Backups: the scheduled backups of the open store (desktop/backup-control.ts). */
+  backups: backupScheduleSchema.default({ every: null, keep: 7, dir: null }),
 })
 
 export type DesktopSettings = z.infer<typeof desktopSettingsSchema>

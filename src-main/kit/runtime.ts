@@ -1,3 +1,4 @@
+import type { BackupSchedule, BackupStatus } from '../../src-shared/schemas/backup-schedule'
 import type { ListenerConfig, ListenerStatus } from '../../src-shared/schemas/listener'
 import type { TeamServerConnectInput, TeamServerStatus } from '../../src-shared/schemas/team-server'
 
@@ -29,6 +30,14 @@ export interface DesktopControls {
   chooseSavePath(defaultName: string): Promise<string | null>
   /** The team server the console reads instead of the local store (absent in tests that do not need it). */
   teamServer?: TeamServerSettings
+  /** Settings → Backups: the scheduled backups of the open store (desktop/backup-control.ts). */
+  backups?: BackupSettings
+}
+
+/** Settings → Backups: the schedule and how the last backup went. */
+export interface BackupSettings {
+  status(): BackupStatus
+  configure(schedule: BackupSchedule): BackupStatus
 }
 
 /** Settings → Team server: what the procedures may do with the connection. */

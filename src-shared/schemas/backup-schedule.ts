@@ -29,3 +29,15 @@ export const backupScheduleSchema = z.object({
 })
 
 export type BackupSchedule = z.infer<typeof backupScheduleSchema>
+
+/** Settings → Backups as the desktop app answers it: the schedule, the folder it resolves to, and how the last backup went. */
+export const backupStatusSchema = z.object({
+  schedule: backupScheduleSchema,
+  /** Where backups go now (the default folder resolved against the open store). */
+  dir: z.string(),
+  last: z.object({ file: z.string(), at: z.string(), sizeBytes: z.number() }).nullable(),
+  /** The last scheduled backup's failure, until one succeeds. */
+  error: z.string().nullable(),
+})
+
+export type BackupStatus = z.infer<typeof backupStatusSchema>

@@ -1,7 +1,8 @@
 import { TRPCError } from '@trpc/server'
+import { backupScheduleSchema, backupStatusSchema } from '../../../src-shared/schemas/backup-schedule'
 import { listenerConfigSchema } from '../../../src-shared/schemas/listener'
 import { teamServerConnectSchema, teamServerStatusSchema } from '../../../src-shared/schemas/team-server'
-import type { TeamServerSettings } from '../../kit/runtime'
+import type { BackupSettings, TeamServerSettings } from '../../kit/runtime'
 import { adminProcedure, procedure, requireDesktop, router, type TrpcContext } from '../../kit/trpc'
 import type { DatabaseService } from '../database/database.service'
 import { settingsInfo } from './settings.service'
@@ -12,6 +13,12 @@ const requireTeamServer = (ctx: TrpcContext): TeamServerSettings => {
   const team = requireDesktop(ctx).teamServer
   if (!team) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This desktop app cannot connect to a team server' })
   return team
+}
+
+const requireBackups = (ctx: TrpcContext): BackupSettings => {
+  const backups = requireDesktop(ctx).backups
+  if (!backups) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This desktop app has no scheduled backups' })
+  return backups
 }
 
 export const settingsRouter = (database: DatabaseService) =>
@@ -32,4 +39,10 @@ export const settingsRouter = (database: DatabaseService) =>
       .output(teamServerStatusSchema)
       .mutation(({ ctx, input }) => requireTeamServer(ctx).connect(input)),
     disconnectTeamServer: adminProcedure.output(teamServerStatusSchema).mutation(({ ctx }) => requireTeamServer(ctx).disconnect()),
+    /** Settings → Backups: the open store's scheduled backups (as `serve --backup-every`), persisted across restarts. */
+    backups: adminProcedure.output(backupStatusSchema).query(({ ctx }) => requireBackups(ctx).status()),
+    setBackups: adminProcedure
+      .input(backupScheduleSchema)
+      .output(backupStatusSchema)
+      .mutation(({ ctx, input }) => requireBackups(ctx).configure(input)),
   })

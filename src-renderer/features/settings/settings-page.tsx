@@ -9,6 +9,7 @@ import { errorCode, Fields, NeedsRole, Section } from '../../components/section'
 import { CountCell } from '../../components/table-cells'
 import { formatBytes, formatNumber, formatTimestamp } from '../../lib/format'
 import { useTRPC } from '../../lib/trpc'
+import { BackupsForm } from './backups-form'
 import { ListenerForm } from './listener-form'
 import { TeamServerForm } from './team-server-form'
 import { ExpiresCell, type ExpiryChoice, ExpiryFields, lifetimeOf, TokenStatusBadge } from './token-expiry'
@@ -278,6 +279,11 @@ export function SettingsPage() {
       <Group h={36}>
         <Title order={3}>Settings</Title>
       </Group>
+      {window.callscope?.desktop && (
+        <Section title="Backups" testId="backups">
+          <BackupsForm />
+        </Section>
+      )}
       {window.callscope?.desktop && (
         <Section title="Team server" testId="team-server">
           <TeamServerForm />
