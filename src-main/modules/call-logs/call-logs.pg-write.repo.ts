@@ -95,17 +95,27 @@ export async function inTransaction<T>(client: pg.ClientBase, work: () => Promis
  * Stores checked rows in one transaction (the PostgreSQL side of storeCallLogs, for a pull's
  * window); per row, whether it was new. A connection of its own for the staging table.
  */
-export async function storeCallLogsPg(pool: pg.Pool, origin: CallLogOrigin, rows: CallLogValues[]): Promise<boolean[]> {
-  if (rows.length === 0) return []
+export async function storeCallLogsPg(
+  pool: pg.Pool,
+  origin: CallLogOrigin,
+  rows: CallLogValues[],
+  /** More writes that must commit with the rows or not at all (a pull's cursors and progress), told per row whether it was new. */
+  alongside?: (client: pg.ClientBase, stored: boolean[]) => Promise<void>,
+): Promise<boolean[]> {
+  if (rows.length === 0 && !alongside) return []
   const client = await pool.connect()
   let failure: Error | undefined
   try {
     await openCallLogStaging(client)
     await stageCallLogs(client, [Buffer.from(copyLines(rows, (i) => i))])
     await ensureStagedMonths(client)
-    const { ids } = await inTransaction(client, () => insertStagedCallLogs(client, origin, true))
-    // The first row with a written id is the one written (insertStagedCallLogs); later ones were duplicates.
-    return rows.map((values) => ids.delete(values[0]!))
+    return await inTransaction(client, async () => {
+      const { ids } = await insertStagedCallLogs(client, origin, true)
+      // The first row with a written id is the one written (insertStagedCallLogs); later ones were duplicates.
+      const stored = rows.map((values) => ids.delete(values[0]!))
+      await alongside?.(client, stored)
+      return stored
+    })
   } catch (error) {
     failure = error as Error
     throw error

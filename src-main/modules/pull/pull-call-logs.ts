@@ -1,9 +1,8 @@
-import { storeCallLogsJob } from '../call-logs/call-logs.write-jobs'
 import { hasCallLogs } from '../call-logs/call-logs.write.repo'
 import { CALL_LOG_PAGE_LIMIT } from './call-log-windows'
 import { type CheckedWindow, packWindow, walkCheckedWindows, type WalkRange } from './checked-windows'
 import type { FetchedWindow } from './checked-windows'
-import { beginPullBulkJob, endPullBulkJob, storePullBulkWindowJob } from './pull-call-logs.write-jobs'
+import { beginPullBulkJob, endPullBulkJob, storePullBulkWindowJob, storePullWindowJob } from './pull-call-logs.write-jobs'
 import { iso, type PullRun } from './pull-run'
 import * as repo from './pulls.repo'
 import { fetchWorkerEntry, windowsInWorker } from './windows-in-worker'
@@ -83,18 +82,17 @@ async function eachWindow(run: PullRun, walk: Walk, store: (window: FetchedWindo
 }
 
 /**
- * Each window stored in one transaction (call-logs.write.repo storeCallLogs) with every index
- * live, then its cursors and the pull's progress.
+ * Each window stored with every index live, in one transaction with its cursors and the pull's
+ * progress (storePullWindowJob): a pull killed at any point leaves a record and a cursor true to
+ * its rows.
  */
 function walkWindowByWindow(run: PullRun, walk: Walk): Promise<void> {
-  const { db, source } = run
+  const { source } = run
   return eachWindow(run, walk, async (window) => {
-    countStored(run, await run.writer.run(storeCallLogsJob, { origin: { pull_id: run.row.id, source }, rows: window.rows }))
-    const at = new Date().toISOString()
-    const { known, cover } = windowCursors(walk, window.end, window.known)
-    await repo.addCursors(db, source, known, at)
-    await repo.setCursor(db, source, cover.key, cover.value, at)
-    await run.save()
+    const progress = run.progress()
+    const records = { pullId: run.row.id, source, rows: window.rows, ...windowCursors(walk, window.end, window.known), progress, at: progress.updated_at }
+    countStored(run, await run.writer.run(storePullWindowJob, records))
+    run.recorded(run.progress())
   })
 }
 
@@ -111,19 +109,28 @@ function walkInBulk(run: PullRun, walk: Walk): Promise<boolean> {
   return run.writer.exclusive(async (job) => {
     if (!(await job(beginPullBulkJob, { pullId, source }))) return false
     let failed = false
+    // The call log counts as of the last commit: a store that fails rolls back to it, counts too.
+    let committed = { ...run.counts.callLogs }
     try {
       await eachWindow(run, walk, async (window) => {
         const progress = run.progress()
         const bulkWindow = { pullId, source, rows: window.rows, ...windowCursors(walk, window.end, window.known), progress, at: progress.updated_at }
-        const stored = await job(storePullBulkWindowJob, bulkWindow).catch((error: unknown) => {
+        const { stored, checkpointed } = await job(storePullBulkWindowJob, bulkWindow).catch((error: unknown) => {
           failed = true
+          Object.assign(run.counts.callLogs, committed)
           throw error
         })
         countStored(run, stored)
+        if (checkpointed) committed = { ...run.counts.callLogs }
         run.recorded(run.progress())
       })
     } finally {
-      await job(endPullBulkJob, { pullId, failed })
+      // Ending rebuilds the indexes and commits: on a full disk that may fail too, and then only
+      // what the last checkpoint committed stays.
+      await job(endPullBulkJob, { pullId, failed }).catch((error: unknown) => {
+        Object.assign(run.counts.callLogs, committed)
+        throw error
+      })
     }
     return true
   })
