@@ -26,9 +26,9 @@ async function damagedPgDatabase(): Promise<string> {
   await sql(`${base}/postgres`, `create database ${name} template ${PG_DEMO_TEMPLATE} strategy file_copy`)
   afterAll(() => sql(`${base}/postgres`, `drop database if exists ${name} with (force)`))
   const url = `${base}/${name}`
-  const [{ dir }] = await sql<{ dir: string }>(url, 'show data_directory').then((rows) => rows.map((r) => ({ dir: String(Object.values(r)[0]) })))
-  const [{ file }] = await sql<{ file: string }>(url, "select pg_relation_filepath('tenants') as file")
-  const fd = openSync(join(dir!, file!), 'r+')
+  const [setting] = await sql<{ data_directory: string }>(url, 'show data_directory')
+  const [relation] = await sql<{ file: string }>(url, "select pg_relation_filepath('tenants') as file")
+  const fd = openSync(join(setting!.data_directory, relation!.file), 'r+')
   try {
     writeSync(fd, Buffer.alloc(8192, 0xee), 0, 8192, 0)
   } finally {
@@ -78,8 +78,8 @@ describe('callscope db check on PostgreSQL', () => {
       expect(JSON.stringify(await tenants.json())).toContain('the store is damaged')
       const calls = await fetch(`${serve.url}/calls?limit=5`, { headers })
       expect(calls.status).toBe(200)
-      const [{ n }] = await sql<{ n: string }>(url, 'select count(*) as n from calls')
-      expect(((await calls.json()) as { total: number }).total).toBe(Number(n))
+      const [count] = await sql<{ n: string }>(url, 'select count(*) as n from calls')
+      expect(((await calls.json()) as { total: number }).total).toBe(Number(count!.n))
     } finally {
       await serve.stop()
     }
