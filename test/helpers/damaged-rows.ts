@@ -1,7 +1,8 @@
-import { closeSync, copyFileSync, openSync, writeSync } from 'node:fs'
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { inject } from 'vitest'
+import { overwritePages } from './damaged-store'
 
 /** A copy of the demo store with some of its call log pages overwritten, and what was overwritten. */
 export interface DamagedStore {
@@ -57,12 +58,6 @@ export function damagedDemoStore(dir: string, ranks: number[]): DamagedStore {
   } finally {
     db.close()
   }
-  const fd = openSync(path, 'r+')
-  try {
-    // 0xEE is no B-tree page type: SQLite refuses such a page as soon as it reads it.
-    for (const page of pages) writeSync(fd, Buffer.alloc(pageSize, 0xee), 0, pageSize, (page - 1) * pageSize)
-  } finally {
-    closeSync(fd)
-  }
+  overwritePages(path, pageSize, pages)
   return { path, pages, rows, firstLost }
 }

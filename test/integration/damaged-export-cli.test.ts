@@ -22,9 +22,7 @@ beforeAll(() => {
 })
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '')
-// Without reader threads (a one-shot command) the read runs on the writing connection, which names
-// its operation "Writing to the store"; what matters here is the damage, its file and what to run.
-const DAMAGED = /the store is damaged \(.*damaged\.sqlite: database disk image is malformed\)\. Run `callscope db check --db /
+const DAMAGED = /Reading the store failed: the store is damaged \(.*damaged\.sqlite: database disk image is malformed\)\. Run `callscope db check --db /
 
 describe('callscope export logs on a damaged store', () => {
   it.each([
