@@ -30,20 +30,18 @@ function threadsOf(service: Service): string {
 }
 
 /**
- * Names a damaged store in serve's output (issue 36): what the check on open found at once, or a
- * large store's background check when it ends. The service keeps serving what it can read.
+ * Names a damaged store in serve's output (issue 36): what the check on open found at once, and
+ * later, once, damage a large store's background check or a read meets. The service keeps serving
+ * what it can read.
  */
-function reportStoreCheck(service: Service, log: (line: string) => void, warn: (line: string) => void): void {
-  const check = service.storeCheck
-  if (!check) return
-  const sayDamage = () => {
-    const damage = service.handle.health.damage
-    if (damage) warn(`Warning: ${damage.message}`)
-  }
-  if (check.problems.length) return sayDamage()
-  if (!check.background) return
+function reportStoreHealth(service: Service, log: (line: string) => void, warn: (line: string) => void): void {
+  const { health } = service.handle
+  if (health.damage) warn(`Warning: ${health.damage.message}`)
+  else health.onDamage((damage) => warn(`Warning: ${damage.message}`))
+  const background = service.storeCheck?.background
+  if (!background) return
   log('Checking the store (SQLite quick_check) in the background: a large store takes a while; requests are answered meanwhile')
-  void check.background.then((problems) => (problems.length ? sayDamage() : log('Store check: no damage found')))
+  void background.then((problems) => problems.length || log('Store check: no damage found'))
 }
 
 /** The headless service: store, HTTP listener and console, as `callscope serve` runs them. */
@@ -57,7 +55,7 @@ export async function startHeadless(options: HeadlessOptions) {
   })
   try {
     log(`Database: ${service.database.path}${service.isNew ? ' (new)' : ''}; ${threadsOf(service)}`)
-    reportStoreCheck(service, log, options.warn ?? log)
+    reportStoreHealth(service, log, options.warn ?? log)
     if (service.seeded) {
       const s = service.seeded
       log(`Seeded demo data: ${s.tenants} tenants, ${s.agents} agents, ${s.conversations} sessions, ${s.callLogs} call logs (${s.ms} ms)`)

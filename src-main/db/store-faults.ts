@@ -61,12 +61,20 @@ export interface StoreHealth {
   writeSucceeded(): void
   /** Damage found other than by an error (the check on open). */
   noteDamage(message: string): void
+  /** Calls `listener` once, when damage is first recorded (serve says it on stderr); returns what unsubscribes. */
+  onDamage(listener: (damage: StoreFaultNote) => void): () => void
 }
 
 export function createStoreHealth(): StoreHealth {
   let writeFault: StoreFaultNote | null = null
   let damage: StoreFaultNote | null = null
   const noteOf = (error: StoreFaultError): StoreFaultNote => ({ kind: error.kind, message: error.message, at: new Date().toISOString() })
+  const listeners = new Set<(damage: StoreFaultNote) => void>()
+  const recordDamage = (note: StoreFaultNote) => {
+    if (damage) return
+    damage = note
+    for (const listener of listeners) listener(note)
+  }
   return {
     get writeFault() {
       return writeFault
@@ -76,14 +84,18 @@ export function createStoreHealth(): StoreHealth {
     },
     note(error) {
       if (error instanceof StoreFullError) writeFault = noteOf(error)
-      else if (error instanceof StoreDamagedError) damage ??= noteOf(error)
+      else if (error instanceof StoreDamagedError) recordDamage(noteOf(error))
       return error
     },
     writeSucceeded() {
       writeFault = null
     },
     noteDamage(message) {
-      damage ??= { kind: 'damaged', message, at: new Date().toISOString() }
+      recordDamage({ kind: 'damaged', message, at: new Date().toISOString() })
+    },
+    onDamage(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
     },
   }
 }

@@ -89,14 +89,18 @@ describe('serve on a store damaged in the middle', () => {
 })
 
 describe('serve with every query on the main thread (--readers 0)', () => {
-  it('answers a read that meets the damage with 503 too', async () => {
+  it('answers a read that meets the damage with 503 too, and says it once on stderr', async () => {
     const serve = await startServe(['--db', damaged, '--no-seed', '--readers', '0'], { CALLSCOPE_TOKEN: TOKEN })
     try {
+      // No quick_check without reader threads; the header and schema are sound, so nothing is said at start.
+      expect(serve.stderr()).not.toContain('Warning:')
       const logs = await fetch(`${serve.url}/logs/calls`, { headers: { Authorization: `Bearer ${TOKEN}` } })
       expect(logs.status).toBe(503)
       expect(((await logs.json()) as { detail: string }).detail).toMatch(/^Reading the store failed: the store is damaged/)
-      // No quick_check without reader threads; the header and schema are sound, so nothing is said at start.
-      expect(serve.stderr()).not.toContain('Warning:')
+      // The first read that meets the damage is said on stderr too, once.
+      await expect.poll(() => serve.stderr()).toContain('Warning: Reading the store failed: the store is damaged')
+      await fetch(`${serve.url}/logs/calls`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+      expect(serve.stderr().split('Warning:').length - 1).toBe(1)
     } finally {
       await serve.stop()
     }
