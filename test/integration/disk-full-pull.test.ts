@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { record } from '../helpers/call-log-files'
-import { runCliAsync } from '../helpers/cli'
+import { CLI, runCliAsync } from '../helpers/cli'
 import { canMountSmallDisk, smallDisk } from '../helpers/small-disk'
 import { tempDir } from '../helpers/temp-dir'
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/test-server'
@@ -73,4 +75,38 @@ describe.skipIf(!canMountSmallDisk)('a pull into a store whose disk fills', { ti
       expect(done).toMatchObject({ callLogs: sourceLines + own, distinct: sourceLines + own, words: sourceLines + own })
     })
   }
+
+  it('keeping in sync (pull --follow): a cycle the disk refuses says so and the sync goes on; once room is made it catches up', async () => {
+    disk.clear()
+    mkdirSync(join(disk.dir, 'follow'))
+    const db = join(disk.dir, 'follow', 'follow.sqlite')
+    disk.fill(8 * 1024 * 1024)
+    const child = spawn(process.execPath, [CLI, 'pull', '--base-url', source.url, '--since', SINCE, '--rate', '500', '--follow', '--interval', '1s', '--db', db], {
+      env: { ...process.env, CALLSCOPE_TOKEN: '', CALLSCOPE_REMOTE_TOKEN: ADMIN_TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    const waiting: Array<{ pattern: RegExp; resolve: () => void }> = []
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk
+      for (const w of [...waiting]) if (w.pattern.test(stdout)) waiting.splice(waiting.indexOf(w), 1) && w.resolve()
+    })
+    /** The output so far shows this (a signal from the process, not a sleep). */
+    const printed = (pattern: RegExp) => new Promise<void>((resolve) => (pattern.test(stdout) ? resolve() : waiting.push({ pattern, resolve })))
+    const exited = once(child, 'exit')
+    try {
+      await printed(/failed: The pull failed: the disk holding the store is full .* retrying at/)
+      expect(stdout).toContain(db)
+      const during = stored(db)
+      expect(during.distinct).toBe(during.callLogs)
+      disk.makeRoom()
+      await printed(/synced: /)
+      child.kill('SIGINT')
+      const [code] = (await exited) as [number | null]
+      expect(code).toBe(0)
+      expect(stored(db)).toMatchObject({ callLogs: sourceLines, distinct: sourceLines, words: sourceLines })
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+    }
+  })
 })

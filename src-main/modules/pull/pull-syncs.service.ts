@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
 import type { Database, PullSyncState } from '../../db/schema'
+import { storeFaultKind } from '../../../src-shared/store-faults'
 import { InvalidInputError, NotFoundError } from '../../kit/errors'
 import { isOrphanedRun } from '../../lib/process-alive'
 import type { PullReport } from './pull-report'
 import type { PullOptions } from './pull-run'
 import * as repo from './pull-syncs.repo'
-import { type PullsService, resolveSince } from './pulls.service'
+import { type PullsService, resolveSince, unrecordedPull } from './pulls.service'
 import { normalizeBaseUrl } from './remote-client'
 import { backoffDelay } from './retry-policy'
 
@@ -74,7 +75,7 @@ const STOPPED_ELSEWHERE = 'Callscope stopped while this sync ran; switch it on a
  * (pulls.service: the call logs from where the last cycle ended, less an overlap for late lines,
  * known ids skipped; each agent's listing checked by its first page), with a pause between
  * cycles. A failed cycle is retried with backoff and the next one resumes where it stopped; a
- * refused token stops the sync (retrying cannot help). One sync per source per process.
+ * refused token or a damaged store stops the sync (retrying cannot help). One sync per source per process.
  */
 export function createPullSyncsService(db: Kysely<Database>, pulls: PullsService) {
   const running = new Map<string, { controller: AbortController; done: Promise<SyncReport> }>()
@@ -105,21 +106,33 @@ export function createPullSyncsService(db: Kysely<Database>, pulls: PullsService
   async function loop(row: repo.SyncRow, options: SyncOptions, signal: AbortSignal, hooks: SyncHooks): Promise<SyncReport> {
     const set = async (fields: Partial<repo.SyncRow>) => {
       Object.assign(row, fields, { updated_at: new Date().toISOString() })
-      await repo.updateSync(db, row.source, { ...fields, updated_at: row.updated_at })
+      try {
+        // The whole row, not only `fields`: what a full disk refused is carried by the next write.
+        await repo.putSync(db, row)
+      } catch (error) {
+        // A full disk refuses the sync's own record too; the sync goes on (its cycles say why they
+        // fail) and is recorded again once a write gets through. Anything else ends it.
+        if (storeFaultKind(error) !== 'full') throw error
+      }
     }
     for (let cycle = 0; !signal.aborted; cycle++) {
       await set({ state: 'pulling', last_cycle_at: new Date().toISOString(), next_cycle_at: null })
-      let pull: Awaited<ReturnType<PullsService['begin']>>
+      const pullOptions = { ...options, since: row.since, retries: options.retries ?? CYCLE_RETRIES, sync: true, quickSessions: cycle % FULL_SESSIONS_EVERY !== 0 }
+      let report: PullReport
       try {
-        pull = await pulls.begin({ ...options, since: row.since, retries: options.retries ?? CYCLE_RETRIES, sync: true, quickSessions: cycle % FULL_SESSIONS_EVERY !== 0 })
+        const pull = await pulls.begin(pullOptions)
+        const cancel = () => void pulls.cancel(pull.id)
+        signal.addEventListener('abort', cancel, { once: true })
+        report = await pull.done
+        signal.removeEventListener('abort', cancel)
       } catch (error) {
-        await set({ state: 'failed', last_error: (error as Error).message })
-        break
+        // A cycle the disk would not even let start is a failed cycle, retried; anything else ends the sync.
+        if (storeFaultKind(error) !== 'full') {
+          await set({ state: 'failed', last_error: (error as Error).message })
+          break
+        }
+        report = unrecordedPull(pullOptions, error)
       }
-      const cancel = () => void pulls.cancel(pull.id)
-      signal.addEventListener('abort', cancel, { once: true })
-      const report = await pull.done
-      signal.removeEventListener('abort', cancel)
       if (report.status === 'cancelled' && signal.aborted) {
         await set({ last_pull_id: report.id })
         break
@@ -133,7 +146,9 @@ export function createPullSyncsService(db: Kysely<Database>, pulls: PullsService
         last_success_at: ok ? report.finishedAt : row.last_success_at,
         last_error: ok ? null : report.failure,
       })
-      if (report.failureKind === 'auth') {
+      // Retrying cannot help a refused token, nor a damaged store (a damaged page does not heal;
+      // every cycle would meet it again): the sync stops and says why. A full disk is retried.
+      if (report.failureKind === 'auth' || report.failureKind === 'damaged') {
         await set({ state: 'failed' })
         hooks.onCycle?.(report, toReport(row, true))
         break
@@ -162,7 +177,11 @@ export function createPullSyncsService(db: Kysely<Database>, pulls: PullsService
       started_at: now, updated_at: now, last_cycle_at: null, last_success_at: null, next_cycle_at: null, cycles: 0, failures: 0, last_error: null, last_pull_id: null,
     }
     if (!options.token.trim()) throw new InvalidInputError('a token is needed to pull')
-    await repo.putSync(db, row)
+    await repo.putSync(db, row).catch((error: unknown) => {
+      // On a full disk the sync starts all the same: its first cycle says why it cannot store, and
+      // its record is written by the first update that fits (the loop's `set`).
+      if (storeFaultKind(error) !== 'full') throw error
+    })
     const controller = new AbortController()
     const done = loop(row, options, controller.signal, hooks).finally(() => running.delete(source))
     running.set(source, { controller, done })

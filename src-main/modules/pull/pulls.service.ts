@@ -95,6 +95,17 @@ async function pullSteps(run: PullRun): Promise<void> {
   await pullLlmProviders(run)
 }
 
+/**
+ * The report of a pull the store could not even record (the insert of its row refused by a full
+ * disk): failed, with the disk's message, kept nowhere. A sync counts it as a failed cycle and
+ * retries (pull-syncs.service.ts).
+ */
+export function unrecordedPull(options: PullOptions, error: unknown): PullReport {
+  const row = newPullRow(options)
+  const failure = (restated(error, 'The pull', PULL_KEEPS) as Error).message
+  return toReport({ ...row, status: 'failed', failure, failure_kind: 'store', finished_at: row.started_at, duration_ms: 0 })
+}
+
 /** Runs the steps; whatever stops them is recorded as the pull's end, and the report returned. */
 async function runPull(
   db: Kysely<Database>,
@@ -121,7 +132,8 @@ async function runPull(
         : storeFaultKind(fault)
           ? (fault as Error).message
           : `could not store what was fetched: ${(error as Error).message}`
-    row.failure_kind = error instanceof RemoteError ? error.kind : error instanceof FetchStoppedError ? 'fetch' : 'store'
+    // 'damaged' apart from the store's other failures: a sync stops on it (pull-syncs.service.ts).
+    row.failure_kind = error instanceof RemoteError ? error.kind : error instanceof FetchStoppedError ? 'fetch' : storeFaultKind(fault) === 'damaged' ? 'damaged' : 'store'
   }
   const end = { ...pull.progress(), status: row.status, failure: row.failure, failure_kind: row.failure_kind, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
   Object.assign(row, end)
