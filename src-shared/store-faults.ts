@@ -100,11 +100,14 @@ export function diskFullMessage(what: string, details: StoreFaultDetails, outcom
   )
 }
 
-/** "<what> failed: the store is damaged (…)", with the commands that check and salvage it. */
-export function damagedMessage(what: string, details: StoreFaultDetails, cause: string): string {
+/**
+ * "<what> failed: the store is damaged (…)", what of it was kept when the caller knows (`outcome`:
+ * a batched import's committed batches, say), and the commands that check and salvage the store.
+ */
+export function damagedMessage(what: string, details: StoreFaultDetails, cause: string, outcome?: string): string {
   const db = details.storePath.includes(' ') ? `"${details.storePath}"` : details.storePath
   return (
-    `${what} failed: the store is damaged (${details.storePath}: ${cause}). ` +
+    `${what} failed: the store is damaged (${details.storePath}: ${cause}). ${outcome ? `${outcome} ` : ''}` +
     `Run \`callscope db check --db ${db}\` to see how far, then \`callscope db recover --db ${db} --out NEW.db\` ` +
     'to copy every readable row into a new store, or restore a backup (README, "Check, recover and back up a store").'
   )
@@ -120,6 +123,6 @@ export function restated(error: unknown, what: string, outcome = NOTHING_STORED)
   const fault =
     error.kind === 'full'
       ? new StoreFullError(diskFullMessage(what, details, outcome), details)
-      : new StoreDamagedError(damagedMessage(what, details, details.reason ?? 'database disk image is malformed'), details)
+      : new StoreDamagedError(damagedMessage(what, details, details.reason ?? 'database disk image is malformed', outcome), details)
   return Object.assign(fault, { cause: error.cause ?? error })
 }

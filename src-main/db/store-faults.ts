@@ -36,7 +36,7 @@ export function toStoreFault(error: unknown, storePath: string, what = 'Writing 
   const reason = (error as Error).message?.replace(/^SQLITE_[A-Z_]+: /, '') ?? String(error)
   const details: StoreFaultDetails = { storePath, reason, freeBytes: freeBytesBeside(storePath), neededBytes: options.neededBytes ?? null }
   const fault =
-    kind === 'full' ? new StoreFullError(diskFullMessage(what, details, options.outcome), details) : new StoreDamagedError(damagedMessage(what, details, reason), details)
+    kind === 'full' ? new StoreFullError(diskFullMessage(what, details, options.outcome), details) : new StoreDamagedError(damagedMessage(what, details, reason, options.outcome), details)
   return Object.assign(fault, { cause: error })
 }
 

@@ -71,6 +71,28 @@ export function damageRowsOf(path: string, table: string, rowids: readonly numbe
   return { pages: hit.map((leaf) => leaf.pageno), lost: hit.flatMap((leaf) => leaf.rowids) }
 }
 
+/**
+ * Overwrites every page of `name` (a table or an index, interior pages too), or only its last leaf
+ * page in key order (an index's highest keys: where every key above the stored ones goes), and
+ * returns their numbers.
+ */
+export function damagePagesOf(path: string, name: string, which: 'all' | 'last leaf' = 'all'): number[] {
+  const db = new Database(path, { readonly: true })
+  let pageSize: number
+  let pages: number[]
+  try {
+    pageSize = db.pragma('page_size', { simple: true }) as number
+    if (which === 'all') pages = db.prepare('select pageno from dbstat where name = ?').pluck().all(name) as number[]
+    // dbstat's paths are fixed-width hex per level, so text order is the B-tree's key order.
+    else pages = [(db.prepare("select pageno from dbstat where name = ? and pagetype = 'leaf' order by path desc limit 1").pluck().get(name) as number)]
+  } finally {
+    db.close()
+  }
+  if (pages.length === 0 || pages[0] === undefined) throw new Error(`no pages of ${name} in ${path}`)
+  overwritePages(path, pageSize, pages)
+  return pages
+}
+
 /** Overwrites the first 16 bytes, SQLite's magic string: the file no longer opens as a database. */
 export function damageHeader(path: string): void {
   const fd = openSync(path, 'r+')

@@ -148,7 +148,8 @@ export function registerPull(program: Command): void {
           for (const e of report.errors.slice(0, 20)) process.stderr.write(`  ${e.step}: ${e.reason}\n`)
           if (report.errors.length > 20) process.stderr.write(`  … ${report.errors.length - 20} more on the console's Data page\n`)
         }
-        if (report.status !== 'completed') throw new Error(`${report.failure} (what was fetched is kept; run the same pull again to resume)`)
+        // A damaged store's message says what to run; running the same pull again would meet the damage again.
+        if (report.status !== 'completed') throw new Error(report.failureKind === 'damaged' ? report.failure! : `${report.failure} (what was fetched is kept; run the same pull again to resume)`)
       })
     })
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { dirname, resolve } from 'node:path'
-import { formatBytes, storeFaultKind, StoreFullError } from '../../../src-shared/store-faults'
+import { damagedMessage, formatBytes, StoreDamagedError, storeFaultKind, StoreFullError } from '../../../src-shared/store-faults'
 import { freeBytesBeside } from '../../db/store-faults'
 import type { WriteContext } from '../../db/write-job'
 import { clearSnapshotTarget, openScratchCopy, removeDatabaseFiles, type ScratchCopy, scratchPathFor, vacuumInto } from '../../db/snapshot'
@@ -78,17 +78,24 @@ export async function writeSnapshot(handle: Pick<WriteContext, 'sqlite' | 'path'
   try {
     return await packInto(handle, file, options)
   } catch (error) {
-    throw packFault(error, file)
+    throw packFault(error, file, handle.path)
   }
 }
 
 /**
  * A full disk while packing is the pack's disk (the pack and its working copy are written there;
- * the store is only read): named by the pack's folder, not the store's. The pack and the working
- * copy are gone by then (vacuumInto, removeDatabaseFiles).
+ * the store is only read): named by the pack's folder, not the store's. Damage is the store's (the
+ * working copy is the store's pages), met by a read: named as the snapshot's failure, not as a
+ * write to the store. The pack and the working copy are gone by then (vacuumInto, removeDatabaseFiles).
  */
-function packFault(error: unknown, file: string): unknown {
-  if (storeFaultKind(error) !== 'full') return error
+function packFault(error: unknown, file: string, storePath: string): unknown {
+  const kind = storeFaultKind(error)
+  if (kind === 'damaged') {
+    const reason = (error as Error).message.replace(/^SQLITE_[A-Z_]+: /, '')
+    const details = { storePath, reason }
+    return Object.assign(new StoreDamagedError(damagedMessage('Writing the snapshot', details, reason, 'No pack was left, and the store was only read.'), details), { cause: error })
+  }
+  if (kind !== 'full') return error
   const freeBytes = freeBytesBeside(file)
   const message =
     `Writing the snapshot failed: the disk holding ${dirname(file)} is full${freeBytes === null ? '' : ` (${formatBytes(freeBytes)} free)`}. ` +

@@ -16,10 +16,10 @@ import {
 import { restated } from '../../../src-shared/store-faults'
 import type { Database } from '../../db/schema'
 import { assertAdmin, canSeeTenant, OWNER, type Principal, sourceScope } from '../../kit/access'
-import { InvalidInputError, NotFoundError } from '../../kit/errors'
+import { ConflictError, InvalidInputError, NotFoundError } from '../../kit/errors'
 import { isoNow } from '../../lib/clock'
 import type { CallsService } from '../calls/calls.service'
-import type { SecretBox } from '../providers/secret-box'
+import { type SecretBox, SecretBoxError } from '../providers/secret-box'
 import { findTenant, type SourcedTenantRow } from '../tenants/tenants.repo'
 import { createDeliverer, type AttemptNotice } from './deliverer'
 import { eventFromCall, eventFromSession, exampleEvent, serializeEvent, type SessionFacts, unfitReason } from './event-builder'
@@ -66,7 +66,18 @@ export function createWebhooksService(db: Kysely<Database>, options: WebhooksOpt
   async function openSecret(tenantId: string): Promise<{ secret: string; hint: string } | null> {
     const row = await repo.findSecret(db, tenantId)
     if (!row) return null
-    return { secret: await secretBox.open(row.secret, sealContext(tenantId)), hint: row.hint }
+    try {
+      return { secret: await secretBox.open(row.secret, sealContext(tenantId)), hint: row.hint }
+    } catch (error) {
+      // A store restored or copied without its key file (backups leave it out): the secret is
+      // there but cannot be opened. The state of the store, not a bug: 409 with what to do, as a
+      // tenant without a secret answers, never a 500 on every event received.
+      if (!(error instanceof SecretBoxError)) throw error
+      throw new ConflictError(
+        `The tenant's webhook signing secret cannot be opened: ${error.message}. Put back the key file the secret was sealed with, ` +
+          `or give the tenant a secret again (callscope webhook secret --tenant ${tenantId} --rotate, or --set with your backend's).`,
+      )
+    }
   }
 
   const deliverer = createDeliverer(db, {
