@@ -3,10 +3,10 @@ import { copyFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { CLI, runCliAsync, type ServeProcess, startServe } from './cli'
 import { createPgDatabase } from './pg-database'
+import { readTeamStore } from './push-scenario'
 import { tempDir } from './temp-dir'
 
 /*
@@ -44,24 +44,7 @@ export function describeKilledPushTo(store: 'sqlite' | 'postgres'): void {
       }
     }
     /** One read of the team server's store, SQLite file or PostgreSQL database, while serve writes it. */
-    async function onTeam(query: string): Promise<Row[]> {
-      if (store === 'sqlite') {
-        const db = new BetterSqlite3(teamDb, { readonly: true, fileMustExist: true })
-        db.pragma('busy_timeout = 5000')
-        try {
-          return db.prepare(query).all() as Row[]
-        } finally {
-          db.close()
-        }
-      }
-      const client = new pg.Client({ connectionString: teamDb })
-      await client.connect()
-      try {
-        return (await client.query(query)).rows as Row[]
-      } finally {
-        await client.end()
-      }
-    }
+    const onTeam = (query: string) => readTeamStore(store, teamDb, query)
     const teamCount = async (query: string) => Number((await onTeam(query))[0]!.n)
     const teamIds = async () => (await onTeam('select id from call_logs')).map((r) => r.id as string).sort()
 

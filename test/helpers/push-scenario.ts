@@ -20,10 +20,11 @@ const n = (v: number) => v.toLocaleString('en-US')
 
 type Row = Record<string, unknown>
 
-/** Runs one read on the team server's store, SQLite file or PostgreSQL database. */
-async function readTeamStore(store: 'sqlite' | 'postgres', location: string, query: string): Promise<Row[]> {
+/** Runs one read on the team server's store, SQLite file or PostgreSQL database, while serve may be writing it. */
+export async function readTeamStore(store: 'sqlite' | 'postgres', location: string, query: string): Promise<Row[]> {
   if (store === 'sqlite') {
-    const db = new Database(location, { readonly: true })
+    const db = new Database(location, { readonly: true, fileMustExist: true })
+    db.pragma('busy_timeout = 5000')
     try {
       return db.prepare(query).all() as Row[]
     } finally {

@@ -30,11 +30,13 @@ export function progressWithStored(progress: repo.PullProgressColumns, stored: r
   return { ...progress, counts: JSON.stringify(counts) }
 }
 
-/** A window of a pull stored window by window: its rows, the cursors it makes true and the pull's progress before it. */
+/** A window of a pull: its rows, the cursors it makes true and the pull's progress before it. */
 export interface PullWindow {
   pullId: string
   source: string
+  /** The window's checked rows as the store's values, in the order to store them, packed (they move here unopened). */
   rows: PackedCallLogValues
+  /** Steps the window made known (addCursors), and the call log range covered so far (setCursor). */
   known: Array<{ key: string; value: string }>
   cover: { key: string; value: string }
   progress: repo.PullProgressColumns
@@ -120,17 +122,8 @@ function sessionOf(ctx: WriteContext, pullId: string): BulkSession {
   return session
 }
 
-export interface BulkWindow {
-  pullId: string
-  source: string
-  /** The window's checked rows as the store's values, in the order to store them, packed (they move here unopened). */
-  rows: PackedCallLogValues
-  /** Steps the window made known (addCursors), and the call log range covered so far (setCursor). */
-  known: Array<{ key: string; value: string }>
-  cover: { key: string; value: string }
-  progress: repo.PullProgressColumns
-  at: string
-}
+/** A window of a bulk load: the same as one stored window by window (PullWindow, below). */
+export type BulkWindow = PullWindow
 
 /** What a window's job stored: per row, whether it was new; and whether it committed the load so far (a checkpoint). */
 export interface StoredWindow {

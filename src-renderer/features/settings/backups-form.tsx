@@ -56,7 +56,7 @@ export function BackupsForm() {
         <Text size="sm" c="dimmed" data-testid="backups-last">
           {last ? (
             <>
-              Last backup: <Code>{last.file}</Code> ({formatBytes(last.sizeBytes)}, {formatTimestamp(last.at)})
+              Last backup: <Code>{last.file}</Code> ({formatBytes(last.sizeBytes)}, {formatTimestamp(last.at)}).
             </>
           ) : (
             'No backup in that folder yet.'
