@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto'
-import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { chmodSync, copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { formatBytes, StoreDamagedError, StoreFullError, storeFaultKind } from '../../src-shared/store-faults'
-import { removeDatabaseFiles } from './snapshot'
+import { fsyncPath, partialPathFor, removeDatabaseFiles, removeDeadPartials, renameWhole } from './partial-files'
 import { freeBytesBeside, toStoreFault } from './store-faults'
 
 /** How far a backup is: bytes of the store's pages copied so far, of all of them. */
@@ -57,39 +56,6 @@ export function copyKeyFile(storePath: string, file: string, force = false): boo
   return true
 }
 
-/**
- * The hidden working name beside FILE: same folder, so the rename at the end is atomic and the disk
- * that fills is the one FILE lives on. The pid lets a later backup tell a dead one's leftover from
- * a backup still running.
- */
-function partialPathFor(file: string): string {
-  return join(dirname(file), `.${basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.partial`)
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/** Removes what a killed backup to FILE left (its `.partial` and journal), never a running one's. */
-function removeDeadPartials(file: string): void {
-  const prefix = `.${basename(file)}.`
-  let names: string[]
-  try {
-    names = readdirSync(dirname(file))
-  } catch {
-    return
-  }
-  for (const name of names) {
-    const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.partial$/.exec(name.slice(prefix.length)) : null
-    if (match && !isAlive(Number(match[1]))) removeDatabaseFiles(join(dirname(file), name))
-  }
-}
-
 /** "The backup failed: the disk holding <folder> is full (…)": the backup's folder, not the store's. */
 export function backupDiskFullMessage(folder: string, freeBytes: number | null, neededBytes: number | null, before = false): string {
   const room = [freeBytes != null ? `${formatBytes(freeBytes)} free` : null, neededBytes != null ? `about ${formatBytes(neededBytes)} needed` : null].filter(Boolean)
@@ -97,15 +63,6 @@ export function backupDiskFullMessage(folder: string, freeBytes: number | null, 
     `The backup ${before ? 'was not started' : 'failed'}: the disk holding ${folder} ${before ? 'has too little room for it' : 'is full'}${room.length ? ` (${room.join(', ')})` : ''}. ` +
     'No backup file was left there. Make room on that disk or choose a folder on another one, then run it again.'
   )
-}
-
-function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r')
-  try {
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
 }
 
 /**
@@ -172,9 +129,7 @@ export async function backupSqliteStore(storePath: string, file: string, options
     }
     source.exec('commit')
     report?.({ copiedBytes: totalBytes, totalBytes })
-    fsyncPath(partial)
-    renameSync(partial, file)
-    fsyncPath(folder)
+    renameWhole(partial, file)
     return { file, sizeBytes: statSync(file).size, pages: pageCount, ms: Math.round(performance.now() - started) }
   } catch (error) {
     removeDatabaseFiles(partial)

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { statSync } from 'node:fs'
 import { setTimeout as pause } from 'node:timers/promises'
 import Database from 'better-sqlite3'
 import { CLI } from './cli'
@@ -58,4 +59,14 @@ export function readStore<T>(path: string, read: (db: Database.Database) => T): 
   } finally {
     db.close()
   }
+}
+
+/**
+ * Whether a transaction on a rollback journal is under way on the store at `path`: its journal,
+ * which keeps every page the transaction changes, holds more than a few pages. Switching a WAL
+ * store to a rollback journal (bulk loads and the seed do) is a one-page transaction of its own,
+ * whose journal comes and goes first.
+ */
+export function inRollbackTransaction(path: string): boolean {
+  return (statSync(`${path}-journal`, { throwIfNoEntry: false })?.size ?? 0) > 16 * 1024
 }

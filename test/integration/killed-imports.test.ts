@@ -1,11 +1,11 @@
-import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { record } from '../helpers/call-log-files'
 import { runCli, startServe } from '../helpers/cli'
-import { killHard, readStore, startCli, until } from '../helpers/killed-process'
+import { inRollbackTransaction, killHard, readStore, startCli, until } from '../helpers/killed-process'
 import { tempDir } from '../helpers/temp-dir'
 import { trpcHttp } from '../helpers/trpc-http'
 
@@ -123,7 +123,7 @@ describe('a killed import', { timeout: 240_000 }, () => {
   // pages are going into the store file (the commit, or a spill of SQLite's cache), the journal
   // still holding what they overwrite.
   it.each([
-    ['as the load begins (its rollback journal appears)', 'journal'],
+    ['as the load is under way (its rollback journal written)', 'journal'],
     ['while its pages go into the store file', 'pages'],
   ] as const)('in bulk, killed %s: the store opens exactly as before, indexes and full-text included; a re-run completes once', async (_moment, moment) => {
     const db = storeFromBase(`bulk-${moment}.sqlite`)
@@ -133,16 +133,24 @@ describe('a killed import', { timeout: 240_000 }, () => {
     const sizeBefore = statSync(db).size
     const journal = `${db}-journal`
     const running = startCli(['import', 'logs', file, '--db', db, '--bulk', 'always'])
-    await until('the bulk load’s rollback journal', () => existsSync(journal), running)
+    await until('the bulk load’s transaction', () => inRollbackTransaction(db), running)
     if (moment === 'pages') {
-      // A tight loop: the pages go out in a few milliseconds. The journal must still be there,
-      // else the load committed (or gave up) before the test saw it.
-      const deadline = Date.now() + 120_000
-      while (!(statSync(db).size > sizeBefore)) {
-        if (!existsSync(journal) || Date.now() > deadline) throw new Error(`missed the load's writes into the store: ${running.output()}`)
-      }
+      // Told by the file system the moment the store file grows (inotify): the pages go out in a
+      // few milliseconds, too fast for a poll.
+      await new Promise<void>((resolve, reject) => {
+        const watcher = watch(db, () => {
+          if (statSync(db).size <= sizeBefore) return
+          watcher.close()
+          resolve()
+        })
+        running.child.once('exit', () => {
+          watcher.close()
+          reject(new Error(`the import ended before its pages reached the store: ${running.output()}`))
+        })
+      })
     }
     await killHard(running.child)
+    // Still there: the kill came before the load committed (or gave up).
     expect(existsSync(journal)).toBe(true)
 
     // The next process to open the store rolls the journal back.
