@@ -63,9 +63,9 @@ const usesThreads = (options: OpenDatabaseOptions) => (options.readers ?? 0) > 0
 
 /** kysely over a writer and, with readers, a pool; the handle without its `sqlite`. */
 function assemble(options: OpenDatabaseOptions, backend: StoreBackend): Omit<DatabaseHandle, 'sqlite'> {
-  const health = createStoreHealth()
+  const health = createStoreHealth(options.path)
   const readPool = usesThreads(options) ? createReadPool({ path: options.path, readers: options.readers, nativeBinding: options.nativeBinding, health }) : null
-  const writer = new StoreWriter(faultAwareBackend(backend, options.path, health))
+  const writer = new StoreWriter(faultAwareBackend(backend, options.path, health), health)
   const db = new Kysely<Database>({ dialect: new StoreDialect(writer, readPool) })
   let closed: Promise<void> | null = null
   return {

@@ -74,7 +74,7 @@ export function openPostgresStore(options: OpenPostgresOptions): DatabaseHandle 
     kind: 'postgres' as const,
     pg: pool,
     db,
-    writer: new StoreWriter(faultAwareBackend(pgJobs(pool, db, path), path, health)),
+    writer: new StoreWriter(faultAwareBackend(pgJobs(pool, db, path), path, health), health),
     health,
     readPool: null,
     json: createJsonReads(db, null),

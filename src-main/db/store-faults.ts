@@ -57,7 +57,7 @@ export interface StoreHealth {
   readonly damage: StoreFaultNote | null
   /** Records `error` if it is a store fault; returns it unchanged either way. */
   note(error: unknown): unknown
-  /** A write got through: the disk has room again. */
+  /** A write got through: the fault is over once the disk has room again (ROOM_MADE_BYTES more than at the fault). */
   writeSucceeded(): void
   /** Damage found other than by an error (the check on open). */
   noteDamage(message: string): void
@@ -65,10 +65,20 @@ export interface StoreHealth {
   onDamage(listener: (damage: StoreFaultNote) => void): () => void
 }
 
-export function createStoreHealth(): StoreHealth {
+/** Free room gained since a write the disk refused that counts as room made (not a few pages some delete freed). */
+const ROOM_MADE_BYTES = 1 << 20
+
+export function createStoreHealth(storePath?: string): StoreHealth {
   let writeFault: StoreFaultNote | null = null
+  /** Free bytes on the store's disk when the write was refused, when they could be read. */
+  let freeAtFault: number | null = null
   let damage: StoreFaultNote | null = null
   const noteOf = (error: StoreFaultError): StoreFaultNote => ({ kind: error.kind, message: error.message, at: new Date().toISOString() })
+  /** Whether the disk has room again since the refused write; null when its free room cannot be read. */
+  const roomMade = (): boolean | null => {
+    const free = storePath === undefined ? null : freeBytesBeside(storePath)
+    return free === null || freeAtFault === null ? null : free >= freeAtFault + ROOM_MADE_BYTES
+  }
   const listeners = new Set<(damage: StoreFaultNote) => void>()
   const recordDamage = (note: StoreFaultNote) => {
     if (damage) return
@@ -77,18 +87,26 @@ export function createStoreHealth(): StoreHealth {
   }
   return {
     get writeFault() {
+      // Room made since (a file deleted) ends the fault without waiting for a write.
+      if (writeFault && roomMade() === true) writeFault = null
       return writeFault
     },
     get damage() {
       return damage
     },
     note(error) {
-      if (error instanceof StoreFullError) writeFault = noteOf(error)
-      else if (error instanceof StoreDamagedError) recordDamage(noteOf(error))
+      if (error instanceof StoreFullError) {
+        writeFault = noteOf(error)
+        freeAtFault = error.details.freeBytes ?? null
+      } else if (error instanceof StoreDamagedError) recordDamage(noteOf(error))
       return error
     },
     writeSucceeded() {
-      writeFault = null
+      // A small write can get through a disk that is still full (into the WAL's free frames, or
+      // pages a delete freed); the fault stands until room was made, so the console keeps saying
+      // why the next large write will fail. Without a reading of the disk, a write that got through
+      // is all there is to go by.
+      if (writeFault && roomMade() !== false) writeFault = null
     },
     noteDamage(message) {
       recordDamage({ kind: 'damaged', message, at: new Date().toISOString() })

@@ -1,4 +1,5 @@
 import type { QueryResult } from 'kysely'
+import type { StoreHealth } from './store-faults'
 import type { WriteJob } from './write-job'
 
 /** One statement as kysely compiled it. */
@@ -48,7 +49,15 @@ export class Mutex {
 export class StoreWriter {
   readonly mutex = new Mutex()
 
-  constructor(readonly backend: StoreBackend) {}
+  /**
+   * `health`: where the store's faults are noted. The backend notes those its statements and jobs
+   * throw; a job that reports a fault instead of throwing (an import's sink, which keeps the
+   * batches before it) has its service note it here.
+   */
+  constructor(
+    readonly backend: StoreBackend,
+    readonly health?: StoreHealth,
+  ) {}
 
   /** Whether the connection is on the writer thread (the thread calling this runs no SQL). */
   get threaded(): boolean {

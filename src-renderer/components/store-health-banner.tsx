@@ -30,7 +30,7 @@ export function StoreHealthBanner() {
         <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title="Writes are failing: the disk is full" role="alert" data-testid="store-write-fault">
           <Text size="sm">{writeFault.message}</Text>
           <Text size="sm" mt={4}>
-            Reading keeps working. This goes away after the next write that gets through.
+            Reading keeps working. This goes away once the disk has room again.
           </Text>
         </Alert>
       )}

@@ -153,8 +153,12 @@ describe.skipIf(!canMountSmallDisk)('an import on a full disk', { timeout: 300_0
 
       const read = await fetch(`${server.url}/logs/calls?limit=5`, { headers: auth })
       expect(read.status).toBe(200)
+      // What the console's banner shows: the refused write, until room is made.
+      const health = async () => ((await (await fetch(`${server.url}/trpc/storeHealth.status`, { headers: auth })).json()) as { result: { data: { writeFault: { kind: string; message: string } | null } } }).result.data.writeFault
+      expect(await health()).toMatchObject({ kind: 'full', message: answer.detail })
 
       disk.makeRoom()
+      expect(await health()).toBeNull()
       const retried = await upload()
       expect(retried.status).toBe(201)
       const done = (await retried.json()) as { inserted: number; duplicates: number }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Transform, type Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
-import { formatBytes, restated, type StoreFaultKind, storeFaultKind, StoreFullError } from '../../../src-shared/store-faults'
+import { formatBytes, restated, StoreDamagedError, type StoreFaultKind, storeFaultKind, StoreFullError } from '../../../src-shared/store-faults'
 import { freeBytesBeside } from '../../db/store-faults'
 import type { Database } from '../../db/schema'
 import { forStore } from '../../db/store-kind'
@@ -75,6 +75,12 @@ export function bulkPays(bytes: number | null, stored: number): boolean {
   if (bytes === null) return false
   const expected = bytes / BULK_BYTES_PER_RECORD
   return expected >= BULK_MIN_RECORDS && expected >= stored
+}
+
+/** A fault an import's sink reported (its kind and message) as the error the store's health notes. */
+function storeFault(kind: StoreFaultKind, message: string, storePath: string): StoreFullError | StoreDamagedError {
+  const details = { storePath, freeBytes: freeBytesBeside(storePath) }
+  return kind === 'full' ? new StoreFullError(message, details) : new StoreDamagedError(message, details)
 }
 
 /** The record of an import that starts now, by this process. */
@@ -208,6 +214,9 @@ export function createImportsService(db: Kysely<Database>, writer: StoreWriter, 
       // between. Batches commit one job at a time, and other writes take turns with them.
       const ended = bulk ? await writer.exclusive(write) : await write((job, args) => writer.run(job, args))
       const { fault, ...columns } = ended
+      // The sink reports the store's fault instead of throwing it (it keeps the batches before);
+      // the console's banner still has to say why writes fail.
+      if (fault) writer.health?.note(storeFault(fault, columns.failure ?? '', storePath))
       const end = { ...columns, finished_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - started) }
       Object.assign(row, end)
       try {
