@@ -106,8 +106,14 @@ export function diskFullMessage(what: string, details: StoreFaultDetails, outcom
  */
 export function damagedMessage(what: string, details: StoreFaultDetails, cause: string, outcome?: string): string {
   const db = details.storePath.includes(' ') ? `"${details.storePath}"` : details.storePath
+  const said = `${what} failed: the store is damaged (${details.storePath}: ${cause}). ${outcome ? `${outcome} ` : ''}`
+  // db recover refuses a PostgreSQL store (it salvages SQLite files): advising it there sent the
+  // user to a command that only says to restore a pg_dump.
+  if (/^postgres(ql)?:/.test(details.storePath)) {
+    return `${said}Run \`callscope db check --db ${db}\` to see which tables are hit, then restore the database from a pg_dump backup (README, "Check, recover and back up a store").`
+  }
   return (
-    `${what} failed: the store is damaged (${details.storePath}: ${cause}). ${outcome ? `${outcome} ` : ''}` +
+    said +
     `Run \`callscope db check --db ${db}\` to see how far, then \`callscope db recover --db ${db} --out NEW.db\` ` +
     'to copy every readable row into a new store, or restore a backup (README, "Check, recover and back up a store").'
   )

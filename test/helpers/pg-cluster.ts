@@ -67,6 +67,11 @@ export interface PgClusterSettings {
   keepIn?: string
   /** More `-c name=value` server settings. */
   server?: string[]
+  /**
+   * The folder to make the cluster in (data, socket, log) instead of a new temporary one, made if
+   * missing and removed by `stop()`: a small disk's, for a test of PostgreSQL on a full disk.
+   */
+  dir?: string
 }
 
 export async function startPgCluster(settings: PgClusterSettings = {}): Promise<PgCluster> {
@@ -74,7 +79,8 @@ export async function startPgCluster(settings: PgClusterSettings = {}): Promise<
   if (!bin) throw new Error('PostgreSQL is not installed: no /usr/lib/postgresql/*/bin/initdb (apt-get install postgresql; .ci/run does)')
   const kept = settings.keepIn !== undefined
   if (kept) mkdirSync(settings.keepIn!, { recursive: true })
-  const dir = kept ? settings.keepIn! : mkdtempSync(join(tmpdir(), 'callscope-pg-'))
+  if (settings.dir !== undefined) mkdirSync(settings.dir, { recursive: true })
+  const dir = kept ? settings.keepIn! : (settings.dir ?? mkdtempSync(join(tmpdir(), 'callscope-pg-')))
   const data = join(dir, 'data')
   const remove = () => {
     if (!kept) rmSync(dir, { recursive: true, force: true })

@@ -28,6 +28,31 @@ export interface PgImportSink {
 }
 
 /**
+ * What a PANIC adds to the import's failure: the server itself stopped (a full disk refusing its
+ * WAL does that, where one refusing a table's page is an ordinary error), so the user knows to see
+ * that it runs again. The batches committed before it survive its crash recovery.
+ */
+const serverStopped = (panic: string) =>
+  `The PostgreSQL server stopped on it (PANIC: ${panic}) and cut every connection; it restarts by itself when it can write again: if it stays down, start it once there is room.`
+
+/**
+ * Waits, up to `ms`, for a server that PANICked to take connections again (its crash recovery
+ * takes about a second when it can write), so that the import's end is recorded: failed, with the
+ * batches that survived counted. One that stays down leaves the record running, read as
+ * interrupted once this process is gone (run-lifecycle.ts).
+ */
+async function serverBack(pool: pg.Pool, ms: number): Promise<void> {
+  for (const until = Date.now() + ms; Date.now() < until; ) {
+    try {
+      ;(await pool.connect()).release()
+      return
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
+}
+
+/**
  * The writing half of an import on a PostgreSQL store, on a connection of its own for the whole
  * import (its staging table is that session's): batches gathered until `batchSize` records, then
  * COPY'd into staging, their months given partitions, and written with the import's counts in one
@@ -49,7 +74,16 @@ export async function openPgImportSink(o: PgImportSinkOptions): Promise<PgImport
   let pendingRecords = 0
   let storeFailure: StoreFailure | null = null
   let broken: Error | undefined
+  let panicked = false
   let bytesRead = 0
+  // A server that stops (PostgreSQL PANICs when a full disk refuses its WAL, and restarts) cuts
+  // this held connection between queries. pg says so with an 'error' event, which nobody heard
+  // while the pool lends the connection out: the CLI died with a bare stack. The query in flight
+  // fails with the server's own error instead, and the connection is not given back for reuse.
+  const onLost = (error: Error) => {
+    broken ??= error
+  }
+  client.on('error', onLost)
 
   const progress = (): ImportProgressColumns => progressColumns(row, errors, bytesRead)
   let staged = 0
@@ -86,6 +120,8 @@ export async function openPgImportSink(o: PgImportSinkOptions): Promise<PgImport
       // The batch rolled back: the record counts what the store kept.
       Object.assign(row, before)
       storeFailure = storeFailureOf(error, o.storePath, row.inserted)
+      panicked = (error as { severity?: string }).severity === 'PANIC'
+      if (panicked) storeFailure.message += ` ${serverStopped((error as Error).message)}`
       broken = error as Error
       return null
     }
@@ -108,8 +144,10 @@ export async function openPgImportSink(o: PgImportSinkOptions): Promise<PgImport
       try {
         await flush()
       } finally {
+        client.off('error', onLost)
         client.release(broken)
       }
+      if (panicked) await serverBack(o.pool, 30_000)
       row.status = storeFailure || readFailure ? 'failed' : 'completed'
       row.failure = storeFailure?.message ?? readFailure
       return { ...progress(), status: row.status, failure: row.failure, fault: storeFailure?.fault ?? null }
