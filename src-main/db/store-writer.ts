@@ -1,5 +1,4 @@
 import type { QueryResult } from 'kysely'
-import type { StoreHealth } from './store-faults'
 import type { WriteJob } from './write-job'
 
 /** One statement as kysely compiled it. */
@@ -21,6 +20,11 @@ export interface StoreBackend {
   /** True when the connection is on another thread. */
   readonly threaded: boolean
   close(): Promise<void>
+}
+
+/** Where faults are noted: the store's health (store-faults.ts StoreHealth), named here by what the writer needs of it. */
+export interface FaultNotes {
+  note(error: unknown): unknown
 }
 
 /** Runs write jobs on the connection a caller holds (StoreWriter.exclusive). */
@@ -56,7 +60,7 @@ export class StoreWriter {
    */
   constructor(
     readonly backend: StoreBackend,
-    readonly health?: StoreHealth,
+    readonly health?: FaultNotes,
   ) {}
 
   /** Whether the connection is on the writer thread (the thread calling this runs no SQL). */
