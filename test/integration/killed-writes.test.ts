@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, inject, it } from 'vitest'
 import { logQuery } from '../../src-main/db/migrations/0014-log-query'
+import type { SecretShownOnce } from '../../src-shared/schemas/webhooks'
 import { runCli, startServe } from '../helpers/cli'
 import { inRollbackTransaction, killHard, readStore, startCli, until } from '../helpers/killed-process'
+import { listenOnLoopback } from '../helpers/loopback-server'
 import { tempDir } from '../helpers/temp-dir'
 import { trpcHttp } from '../helpers/trpc-http'
+import { independentlySigned } from '../helpers/webhook-receiver'
 
 /*
  * Issue 36, the killed-process column for the writes besides imports: `callscope seed`,
@@ -131,7 +135,7 @@ describe('a killed write', { timeout: 240_000 }, () => {
     expect(runCli(['token', 'list', '--db', db]).stderr).not.toContain('Updating')
   })
 
-  it('serve killed right after answering a saved view, a token and a setting: each answered write is in the store (WAL, synchronous=NORMAL: a process kill loses no commit)', async () => {
+  it('serve killed right after answering a saved view, a token, a setting and an inbox event: each answered write is in the store (WAL, synchronous=NORMAL: a process kill loses no commit)', async () => {
     const db = demoStore('small-writes.sqlite')
     const server = await startServe(['--db', db, '--readers', '1'], { CALLSCOPE_TOKEN: TOKEN })
     const trpc = trpcHttp(() => server.url, () => TOKEN)
@@ -144,6 +148,13 @@ describe('a killed write', { timeout: 240_000 }, () => {
     const { id: viewId } = (await view.json()) as { id: string }
     const token = await trpc.mutation<{ token: string; record: { id: string } }>('tokens.create', { name: 'ci', role: 'viewer' })
     await trpc.mutation('webhooks.setSettings', { allow_private_targets: true })
+    // An event a backend sent to the inbox, answered 200: the receipt is stored before the answer.
+    const tenant = readStore(db, (d) => d.prepare('select id from tenants order by id limit 1').pluck().get() as string)
+    const made = await fetch(`${server.url}/tenants/${tenant}/webhook-secret`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }, body: '{}' })
+    const { secret } = (await made.json()) as SecretShownOnce
+    const event = JSON.stringify({ type: 'call.ended', data: { call_id: 'call-killed-1' } })
+    const inbox = await fetch(`${server.url}/webhooks/inbox/${tenant}`, { method: 'POST', headers: independentlySigned(secret, 'msg_killed_1', Math.floor(Date.now() / 1000), event), body: event })
+    expect(inbox.status).toBe(200)
     // The moment: the last response is in hand. SIGKILL, then stop() (it waits for the exit).
     server.child.kill('SIGKILL')
     await server.stop()
@@ -157,9 +168,10 @@ describe('a killed write', { timeout: 240_000 }, () => {
       view: d.prepare('select name from saved_views where id = ?').pluck().get(viewId),
       token: d.prepare('select name, revoked_at from api_tokens where id = ?').get(token.record.id),
       setting: d.prepare("select value from settings where key = 'webhooks.allow_private_targets'").pluck().get(),
+      inbox: d.prepare("select status from webhook_inbox where webhook_id = 'msg_killed_1'").pluck().all(),
       integrity: d.pragma('integrity_check', { simple: true }),
     }))
-    expect(rows).toEqual({ journal: 'wal', view: 'Timeouts', token: { name: 'ci', revoked_at: null }, setting: 'true', integrity: 'ok' })
+    expect(rows).toEqual({ journal: 'wal', view: 'Timeouts', token: { name: 'ci', revoked_at: null }, setting: 'true', inbox: ['accepted'], integrity: 'ok' })
 
     const restarted = await startServe(['--db', db, '--readers', '1'], { CALLSCOPE_TOKEN: TOKEN })
     try {
@@ -169,6 +181,54 @@ describe('a killed write', { timeout: 240_000 }, () => {
       expect(((await views.json()) as { views: Array<{ id: string; name: string }> }).views).toContainEqual(expect.objectContaining({ id: viewId, name: 'Timeouts' }))
     } finally {
       await restarted.stop()
+    }
+  })
+
+  it('serve killed while a webhook delivery waits on the receiver: after a restart the delivery reads interrupted, nothing lost, and its replay is received once under the same webhook-id', async () => {
+    const db = demoStore('delivery.sqlite')
+    const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }
+    const tenant = readStore(db, (d) => d.prepare('select id from tenants order by id limit 1').pluck().get() as string)
+    const received: Array<string | undefined> = []
+    let holding = true
+    let arrived: () => void
+    const firstArrived = new Promise<void>((resolve) => (arrived = resolve))
+    // A receiver that holds the first request unanswered (the attempt in flight when serve dies), then answers 200.
+    const receiver = await listenOnLoopback(
+      createServer((req, res) => {
+        received.push(req.headers['webhook-id'] as string | undefined)
+        req.resume()
+        if (holding) return arrived()
+        res.writeHead(200).end('ok')
+      }),
+    )
+    let server = await startServe(['--db', db, '--readers', '1'], { CALLSCOPE_TOKEN: TOKEN })
+    try {
+      expect((await fetch(`${server.url}/tenants/${tenant}/webhook-secret`, { method: 'POST', headers: auth, body: '{}' })).status).toBe(200)
+      await trpcHttp(() => server.url, () => TOKEN).mutation('webhooks.setSettings', { allow_private_targets: true })
+      const sent = await fetch(`${server.url}/tenants/${tenant}/webhook-deliveries`, { method: 'POST', headers: auth, body: JSON.stringify({ event: 'call.started', url: `${receiver.url}/hooks` }) })
+      expect(sent.status).toBe(202)
+      const { id } = (await sent.json()) as { id: string }
+      await firstArrived
+      server.child.kill('SIGKILL')
+      await server.stop()
+
+      server = await startServe(['--db', db, '--readers', '1'], { CALLSCOPE_TOKEN: TOKEN })
+      const delivery = async (which = id) => (await (await fetch(`${server.url}/webhook-deliveries/${which}`, { headers: auth })).json()) as { status: string; webhook_id: string }
+      const killed = await delivery()
+      expect(killed.status).toBe('interrupted')
+      expect(received).toEqual([killed.webhook_id])
+
+      holding = false
+      const replay = await fetch(`${server.url}/webhook-deliveries/${id}/replay`, { method: 'POST', headers: auth, body: '{}' })
+      expect(replay.status).toBe(202)
+      const { id: again } = (await replay.json()) as { id: string }
+      await expect.poll(async () => (await delivery(again)).status).toBe('succeeded')
+      expect((await delivery()).status).toBe('interrupted')
+      // Received twice in all: the cut attempt and the replay, both under the one webhook-id the receiver dedupes by.
+      expect(received).toEqual([killed.webhook_id, killed.webhook_id])
+    } finally {
+      await server.stop()
+      await receiver.close()
     }
   })
 })
