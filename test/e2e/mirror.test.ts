@@ -49,8 +49,10 @@ describe('a mirror in the console', () => {
     await page.getByRole('link', { name: squad.name, exact: true }).click()
     await page.getByTestId('pulled-note').waitFor()
     expect(await page.getByTestId('squad-name').innerText()).toBe(squad.name)
-    // The period shown is the one the pull asked for; the figures are the backend's for it.
-    const mirrored = await fetch(`${server.url}/squads/${squad.id}/analytics`, { headers: { Authorization: `Bearer ${sessionToken}` } })
+    // The period shown is the one the pull asked for; the figures are the backend's for it. (Asked
+    // with dates, the mirror answers the pulled range; without, the source's own default period:
+    // docs/api.md, "A mirror and the clock".)
+    const mirrored = await fetch(`${server.url}/squads/${squad.id}/analytics?start_date=2000-01-01T00:00:00Z`, { headers: { Authorization: `Bearer ${sessionToken}` } })
     const [start, end] = mirrored.headers.get('callscope-pulled-period')!.split('/')
     const truth = (await (await remote.get(`/squads/${squad.id}/analytics?start_date=${encodeURIComponent(start!)}&end_date=${encodeURIComponent(end!)}`)).json()) as {
       session_distribution: { total_sessions: number }
