@@ -1,4 +1,4 @@
-import { copyFileSync, truncateSync } from 'node:fs'
+import { copyFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -59,6 +59,19 @@ describe('checkHeader', () => {
     expect(halfPage.problems[0]).toMatch(/is not a whole number of 4096-byte pages/)
     const pagesShort = checkHeader(copyWith('short.sqlite', (p) => truncateSync(p, size - 4096 * 3)))
     expect(pagesShort.problems).toEqual([`the header counts ${size / 4096} pages, the file holds ${size / 4096 - 3}: its end is missing`])
+  })
+
+  it('takes a file short of its header with a WAL or a rollback journal beside it for a checkpoint or commit cut short, not a cut file', () => {
+    // Page 1 is written first, the file grows after it: a process killed in between leaves this,
+    // and SQLite completes it from the WAL (or rolls it back from the journal) on open.
+    const size = checkHeader(healthy).fileBytes
+    for (const sibling of ['-wal', '-journal']) {
+      const path = copyWith(`short${sibling}.sqlite`, (p) => {
+        truncateSync(p, size - 4096 * 3)
+        writeFileSync(`${p}${sibling}`, Buffer.alloc(4096, 1))
+      })
+      expect(checkHeader(path).problems).toEqual([])
+    }
   })
 })
 

@@ -56,12 +56,18 @@ export function checkHeader(path: string): HeaderCheck {
   // The page count is valid only when the change counter equals "version-valid-for" (file format, 1.3.0).
   const headerPages = header.readUInt32BE(24) === header.readUInt32BE(92) ? header.readUInt32BE(28) : null
   if (fileBytes % pageSize !== 0) problems.push(`the file (${fileBytes} bytes) is not a whole number of ${pageSize}-byte pages: it was cut or appended to`)
-  // More pages than the header counts can be legitimate (a checkpoint in progress); fewer cannot.
-  if (headerPages !== null && headerPages > 0 && fileBytes < headerPages * pageSize) {
+  // More pages than the header counts can be legitimate (a checkpoint in progress). Fewer can too
+  // while a WAL or a rollback journal beside the file holds pages: a checkpoint (or a commit on a
+  // journal) writes page 1, the header, first and grows the file after it, so a process killed in
+  // between leaves a short file that SQLite completes from the WAL, or restores from the journal,
+  // when it opens it (issue 36). quick_check then reads every page. Without either, it was cut.
+  if (headerPages !== null && headerPages > 0 && fileBytes < headerPages * pageSize && !holdsPages(`${path}-wal`) && !holdsPages(`${path}-journal`)) {
     problems.push(`the header counts ${headerPages} pages, the file holds ${Math.floor(fileBytes / pageSize)}: its end is missing`)
   }
   return { problems, opens: true, pageSize, headerPages, fileBytes }
 }
+
+const holdsPages = (sibling: string) => (statSync(sibling, { throwIfNoEntry: false })?.size ?? 0) > 0
 
 /** The message of a damage error, or null when `error` is another kind of failure. */
 function damageOf(error: unknown): string | null {
