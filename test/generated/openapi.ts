@@ -89,7 +89,7 @@ export interface paths {
         };
         /**
          * Get squad analytics
-         * @description Transfer statistics, member utilization, routing strategy performance and session distribution of a squad over a period (default: the last 30 days). Sessions count by created_at, transfers by requested_at. A tenant-scoped token sees only its tenant's squads. For a squad known only from a pull, the analytics as the pull fetched them, for the period it fetched (headers `Callscope-Pulled-From`, `Callscope-Pulled-At`, `Callscope-Pulled-Period`), whatever period is asked.
+         * @description Transfer statistics, member utilization, routing strategy performance and session distribution of a squad over a period (default: the last 30 days). Sessions count by created_at, transfers by requested_at. A tenant-scoped token sees only its tenant's squads. For a squad known only from a pull, the analytics as the pull fetched them (headers `Callscope-Pulled-From`, `Callscope-Pulled-At`, `Callscope-Pulled-Period`): without dates, the source's own date-less answer, its default period chosen by its clock at `Callscope-Defaults-At`; with dates, the answer for the pull's range, whatever period is asked.
          */
         get: operations["get_squad_analytics"];
         put?: never;
