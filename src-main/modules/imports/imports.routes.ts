@@ -82,8 +82,10 @@ export function importRoutes(imports: ImportsService, authenticate: Authenticate
     })
     // The store's own fault (a full disk, damage) is the server's: 507 or 503, with the report of
     // what was kept. A file that could not be read on is the client's: 422.
-    if (report.status === 'failed') return c.json({ detail: report.failure, import: report }, report.fault === 'full' ? 507 : report.fault === 'damaged' ? 503 : 422)
-    return c.json(report, 201, { Location: `/imports/${report.id}` })
+    // `fault` picks the status; the body is the import's report as its history keeps it.
+    const { fault, ...kept } = report
+    if (kept.status === 'failed') return c.json({ detail: kept.failure, import: kept }, fault === 'full' ? 507 : fault === 'damaged' ? 503 : 422)
+    return c.json(kept, 201, { Location: `/imports/${kept.id}` })
   })
   return app
 }
