@@ -9,6 +9,7 @@ import {
   storeFaultKind,
   StoreFullError,
 } from '../../src-shared/store-faults'
+import { isPostgresUrl } from './store-kind'
 import type { StoreBackend } from './store-writer'
 
 /**
@@ -16,7 +17,7 @@ import type { StoreBackend } from './store-writer'
  * cannot be read: a PostgreSQL URL, `:memory:`, a folder that is gone.
  */
 export function freeBytesBeside(path: string): number | null {
-  if (path === ':memory:' || /^postgres(ql)?:/.test(path)) return null
+  if (path === ':memory:' || isPostgresUrl(path)) return null
   try {
     const stats = statfsSync(dirname(path))
     return Number(stats.bavail) * Number(stats.bsize)
